@@ -1,0 +1,28 @@
+// Fails when a committed generated file differs from what `npm run generate` produces
+// now, i.e. when someone edited openapi/openapi.yaml and forgot to regenerate, or
+// hand-edited a generated file. Regenerates into a scratch folder; touches nothing.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { bundle, defaultOut, generatedFiles, root, types } from './generate.mjs';
+
+const scratch = await mkdtemp(path.join(os.tmpdir(), 'petstore-generated-'));
+try {
+  await bundle(scratch);
+  await types(scratch);
+  const stale = [];
+  for (const file of generatedFiles) {
+    const fresh = await readFile(path.join(scratch, file), 'utf8');
+    const committed = await readFile(path.join(defaultOut, file), 'utf8').catch(() => null);
+    if (committed !== fresh) stale.push(path.relative(root, path.join(defaultOut, file)));
+  }
+  if (stale.length > 0) {
+    console.error(`Generated files are stale:\n  ${stale.join('\n  ')}`);
+    console.error('Run `npm run generate` and commit the result.');
+    process.exitCode = 1;
+  } else {
+    console.log(`Generated files are up to date (${generatedFiles.length} checked).`);
+  }
+} finally {
+  await rm(scratch, { recursive: true, force: true });
+}
