@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 export const bundleJsonPath = fileURLToPath(new URL('../openapi/openapi.json', import.meta.url));
 export const bundleYamlPath = fileURLToPath(new URL('../openapi/openapi.yaml', import.meta.url));
 
-// biome-ignore lint/suspicious/noExplicitAny: a parsed OpenAPI document is untyped JSON.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a parsed OpenAPI document is untyped JSON.
 export type Json = any;
 
 export const description: Json = JSON.parse(readFileSync(bundleJsonPath, 'utf8'));
