@@ -1,0 +1,67 @@
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openPostgresStorage } from '../../src/storage/postgres-storage.js';
+import type { Storage } from '../../src/storage/store.js';
+import {
+  createTemporaryPostgresDatabase,
+  type TemporaryPostgresDatabase,
+} from './temporary-postgres-database.js';
+
+// What only PostgreSQL can show; the behaviour both backends share is in storage-contract.test.ts.
+describe('PostgreSQL storage', () => {
+  let database: TemporaryPostgresDatabase;
+  let storage: Storage;
+  let admin: pg.Client;
+
+  beforeEach(async () => {
+    database = await createTemporaryPostgresDatabase();
+    storage = await openPostgresStorage({ connectionString: database.url });
+    admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+  });
+
+  afterEach(async () => {
+    await admin.end();
+    await storage.close();
+    await database.drop();
+  });
+
+  it('refuses an id beyond 2^53−1 instead of rounding it to another pet’s id', async () => {
+    await admin.query('alter table pets alter column id restart with 9007199254740993');
+
+    await expect(storage.pets.create({ name: 'Too far', categoryId: 1 })).rejects.toThrow(
+      'pets.id 9007199254740993 is beyond the safe integer range',
+    );
+    await expect(storage.pets.list({ limit: 10 })).rejects.toThrow(RangeError);
+  });
+
+  it('serves the status filter in id order from an index, without sorting', async () => {
+    await admin.query('set enable_seqscan = off');
+    const plan = await admin.query<{ 'QUERY PLAN': unknown }>(
+      `explain (format json)
+       select id, name, category_id, status from pets
+       where status = 'sold' and id > 0 order by id limit 20`,
+    );
+    const text = JSON.stringify(plan.rows[0]?.['QUERY PLAN']);
+
+    expect(text).toContain('"Index Name":"pets_status_id"');
+    expect(text).not.toContain('"Node Type":"Sort"');
+  });
+
+  it('records each migration once however often the store is opened', async () => {
+    const again = await openPostgresStorage({ connectionString: database.url });
+    await again.close();
+
+    const applied = await admin.query('select version from schema_migrations order by version');
+    expect(applied.rows).toEqual([{ version: 1 }]);
+  });
+
+  it('rejects opening when the database cannot be reached', async () => {
+    const unreachable = new URL(database.url);
+    unreachable.port = '1';
+
+    await expect(openPostgresStorage({ connectionString: unreachable.toString() })).rejects.toThrow(
+      /ECONNREFUSED/,
+    );
+  });
+});

@@ -1,0 +1,350 @@
+import type { NewPet, Pet } from '@petstore/types';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Clock } from '../../src/clock.js';
+import { openPostgresStorage } from '../../src/storage/postgres-storage.js';
+import type { NewApiKey, Storage } from '../../src/storage/store.js';
+import { createTemporaryPostgresDatabase } from './temporary-postgres-database.js';
+
+/**
+ * One contract, every backend: each adapter must behave exactly alike, so the server and the
+ * keys CLI never learn which one they run on. Every test gets a fresh, empty database.
+ */
+interface Backend {
+  name: string;
+  /** Creates an empty database; `open` may be called several times on it. */
+  prepare(): Promise<PreparedDatabase>;
+}
+
+interface PreparedDatabase {
+  open(clock: Clock): Promise<Storage>;
+  destroy(): Promise<void>;
+}
+
+const backends: Backend[] = [
+  {
+    name: 'postgresql',
+    async prepare() {
+      const database = await createTemporaryPostgresDatabase();
+      return {
+        open: (clock) => openPostgresStorage({ connectionString: database.url, clock }),
+        destroy: () => database.drop(),
+      };
+    },
+  },
+];
+
+/** A clock the tests move by hand. */
+function manualClock(startIso: string): Clock & { set(iso: string): void } {
+  let now = Date.parse(startIso);
+  return {
+    now: () => now,
+    set: (iso) => {
+      now = Date.parse(iso);
+    },
+  };
+}
+
+function newKey(overrides: Partial<NewApiKey> = {}): NewApiKey {
+  return {
+    hash: 'a'.repeat(64),
+    displayPrefix: 'psk_AbC1',
+    name: 'ci',
+    plan: 'free',
+    perMinute: 60,
+    perDay: 1000,
+    ...overrides,
+  };
+}
+
+describe.each(backends)('storage contract on $name', (backend) => {
+  let database: PreparedDatabase;
+  let storage: Storage;
+  const opened: Storage[] = [];
+  const clock = manualClock('2030-01-02T03:04:05.678Z');
+
+  /** Opens the test's database (again); closed after the test. */
+  async function open(): Promise<Storage> {
+    const store = await database.open(clock);
+    opened.push(store);
+    return store;
+  }
+
+  async function createAll(pets: NewPet[]): Promise<Pet[]> {
+    const created: Pet[] = [];
+    for (const pet of pets) created.push(await storage.pets.create(pet));
+    return created;
+  }
+
+  beforeEach(async () => {
+    clock.set('2030-01-02T03:04:05.678Z');
+    database = await backend.prepare();
+    storage = await open();
+  });
+
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((store) => store.close()));
+    await database.destroy();
+  });
+
+  describe('pets', () => {
+    it('creates a pet with a positive safe-integer id and gets it back unchanged', async () => {
+      const created = await storage.pets.create({
+        name: 'Rex',
+        categoryId: 7,
+        status: 'available',
+      });
+
+      expect(Number.isSafeInteger(created.id)).toBe(true);
+      expect(created.id).toBeGreaterThan(0);
+      expect(created).toEqual({ id: created.id, name: 'Rex', categoryId: 7, status: 'available' });
+      expect(await storage.pets.get(created.id)).toEqual(created);
+    });
+
+    it('keeps an omitted status absent on create, get and list (no default, no null)', async () => {
+      const created = await storage.pets.create({ name: 'Nameless status', categoryId: 1 });
+
+      expect(Object.keys(created).sort()).toEqual(['categoryId', 'id', 'name']);
+      expect(Object.keys((await storage.pets.get(created.id)) ?? {}).sort()).toEqual([
+        'categoryId',
+        'id',
+        'name',
+      ]);
+      expect(await storage.pets.list({ limit: 10 })).toEqual([
+        { id: created.id, name: 'Nameless status', categoryId: 1 },
+      ]);
+    });
+
+    it('answers undefined for an id that does not exist', async () => {
+      const created = await storage.pets.create({ name: 'Only', categoryId: 1 });
+
+      expect(await storage.pets.get(created.id + 1)).toBeUndefined();
+      expect(await storage.pets.get(Number.MAX_SAFE_INTEGER)).toBeUndefined();
+    });
+
+    it('stores names and category ids verbatim, up to ±(2^53−1)', async () => {
+      const tricky = [
+        { name: "Robert'); drop table pets; --", categoryId: Number.MAX_SAFE_INTEGER },
+        { name: 'Zoë 🐕 "quoted" \\ back', categoryId: -Number.MAX_SAFE_INTEGER },
+        { name: 'x'.repeat(255), categoryId: 0 },
+      ];
+      const created = await createAll(tricky);
+
+      expect(created.map(({ id: _id, ...rest }) => rest)).toEqual(tricky);
+      for (const pet of created) expect(await storage.pets.get(pet.id)).toEqual(pet);
+    });
+
+    it('lists pets in ascending id order, at most limit of them', async () => {
+      const created = await createAll(
+        ['a', 'b', 'c', 'd', 'e'].map((name) => ({ name, categoryId: 1 })),
+      );
+      const ids = created.map((pet) => pet.id);
+
+      expect(ids).toEqual([...ids].sort((x, y) => x - y));
+      expect(await storage.pets.list({ limit: 100 })).toEqual(created);
+      expect(await storage.pets.list({ limit: 3 })).toEqual(created.slice(0, 3));
+      expect(await storage.pets.list({ limit: 1 })).toEqual(created.slice(0, 1));
+    });
+
+    it('lists only pets with the requested status, in id order', async () => {
+      const created = await createAll([
+        { name: 'a', categoryId: 1, status: 'sold' },
+        { name: 'b', categoryId: 1, status: 'available' },
+        { name: 'c', categoryId: 1 },
+        { name: 'd', categoryId: 1, status: 'sold' },
+        { name: 'e', categoryId: 1, status: 'pending' },
+      ]);
+      const [a, b, , d, e] = created;
+
+      expect(await storage.pets.list({ limit: 10, status: 'sold' })).toEqual([a, d]);
+      expect(await storage.pets.list({ limit: 10, status: 'available' })).toEqual([b]);
+      expect(await storage.pets.list({ limit: 10, status: 'pending' })).toEqual([e]);
+      expect(await storage.pets.list({ limit: 1, status: 'sold' })).toEqual([a]);
+      expect(await storage.pets.list({ limit: 10, status: undefined })).toEqual(created);
+    });
+
+    it('continues after afterId (keyset pagination), with and without a status filter', async () => {
+      const created = await createAll([
+        { name: 'a', categoryId: 1, status: 'sold' },
+        { name: 'b', categoryId: 1 },
+        { name: 'c', categoryId: 1, status: 'sold' },
+        { name: 'd', categoryId: 1, status: 'sold' },
+      ]);
+      const [a, b, c, d] = created as [Pet, Pet, Pet, Pet];
+
+      expect(await storage.pets.list({ limit: 2, afterId: a.id })).toEqual([b, c]);
+      expect(await storage.pets.list({ limit: 10, afterId: c.id })).toEqual([d]);
+      expect(await storage.pets.list({ limit: 1, afterId: a.id, status: 'sold' })).toEqual([c]);
+      expect(await storage.pets.list({ limit: 10, afterId: d.id })).toEqual([]);
+      expect(await storage.pets.list({ limit: 10, afterId: 0 })).toEqual(created);
+    });
+
+    it('pages through every pet exactly once by following the last id', async () => {
+      const created = await createAll(
+        Array.from({ length: 7 }, (_, i) => ({ name: `p${i}`, categoryId: i })),
+      );
+      const seen: Pet[] = [];
+      let afterId: number | undefined;
+      for (;;) {
+        const page = await storage.pets.list({ limit: 3, afterId });
+        if (page.length === 0) break;
+        seen.push(...page);
+        afterId = page.at(-1)?.id;
+      }
+
+      expect(seen).toEqual(created);
+    });
+
+    it('gives 200 concurrent creates 200 distinct ids, all listed', async () => {
+      const created = await Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          storage.pets.create({ name: `pet ${i}`, categoryId: i }),
+        ),
+      );
+      const ids = created.map((pet) => pet.id);
+
+      expect(new Set(ids).size).toBe(200);
+      expect(ids.every(Number.isSafeInteger)).toBe(true);
+      const sorted = [...ids].sort((x, y) => x - y);
+      const firstPage = await storage.pets.list({ limit: 100 });
+      const secondPage = await storage.pets.list({ limit: 100, afterId: firstPage.at(-1)?.id });
+      expect([...firstPage, ...secondPage].map((pet) => pet.id)).toEqual(sorted);
+      expect(await storage.pets.list({ limit: 100, afterId: secondPage.at(-1)?.id })).toEqual([]);
+      expect(new Map([...firstPage, ...secondPage].map((pet) => [pet.id, pet]))).toEqual(
+        new Map(created.map((pet) => [pet.id, pet])),
+      );
+    });
+  });
+
+  describe('api keys', () => {
+    it('creates a key record with an id, the clock’s ISO time, and no revocation', async () => {
+      const record = await storage.keys.create(
+        newKey({ plan: 'pro', perMinute: 300, perDay: 10000 }),
+      );
+
+      expect(Number.isSafeInteger(record.id)).toBe(true);
+      expect(record).toEqual({
+        id: record.id,
+        name: 'ci',
+        plan: 'pro',
+        perMinute: 300,
+        perDay: 10000,
+        displayPrefix: 'psk_AbC1',
+        createdAt: '2030-01-02T03:04:05.678Z',
+        revokedAt: null,
+      });
+    });
+
+    it('keeps a null name and an enterprise key’s custom numbers', async () => {
+      const record = await storage.keys.create(
+        newKey({ name: null, plan: 'enterprise', perMinute: 5, perDay: 9_000_000_000 }),
+      );
+
+      expect(record).toMatchObject({
+        name: null,
+        plan: 'enterprise',
+        perMinute: 5,
+        perDay: 9_000_000_000,
+      });
+      expect(await storage.keys.findActiveByHash(newKey().hash)).toEqual(record);
+    });
+
+    it('finds an active key by its hash and nothing for an unknown hash', async () => {
+      const record = await storage.keys.create(newKey({ hash: 'b'.repeat(64) }));
+
+      expect(await storage.keys.findActiveByHash('b'.repeat(64))).toEqual(record);
+      expect(await storage.keys.findActiveByHash('c'.repeat(64))).toBeUndefined();
+    });
+
+    it('refuses a second key with the same hash', async () => {
+      await storage.keys.create(newKey({ hash: 'd'.repeat(64) }));
+
+      await expect(storage.keys.create(newKey({ hash: 'd'.repeat(64) }))).rejects.toThrow();
+      expect((await storage.keys.list()).length).toBe(1);
+    });
+
+    it('revokes an active key once, at the clock’s time, after which it is not found', async () => {
+      const record = await storage.keys.create(newKey());
+      clock.set('2030-02-03T04:05:06.789Z');
+
+      expect(await storage.keys.revoke(record.id)).toBe(true);
+      expect(await storage.keys.findActiveByHash(newKey().hash)).toBeUndefined();
+      expect(await storage.keys.list()).toEqual([
+        { ...record, revokedAt: '2030-02-03T04:05:06.789Z' },
+      ]);
+
+      clock.set('2030-03-04T00:00:00.000Z');
+      expect(await storage.keys.revoke(record.id)).toBe(false);
+      expect((await storage.keys.list())[0]?.revokedAt).toBe('2030-02-03T04:05:06.789Z');
+    });
+
+    it('answers false when revoking an id that does not exist', async () => {
+      expect(await storage.keys.revoke(12345)).toBe(false);
+    });
+
+    it('lists every key by id, revoked ones included, and counts only active ones', async () => {
+      expect(await storage.keys.list()).toEqual([]);
+      expect(await storage.keys.countActive()).toBe(0);
+
+      const first = await storage.keys.create(newKey({ hash: '1'.repeat(64), name: 'one' }));
+      const second = await storage.keys.create(newKey({ hash: '2'.repeat(64), name: 'two' }));
+      const third = await storage.keys.create(newKey({ hash: '3'.repeat(64), name: 'three' }));
+      expect(await storage.keys.countActive()).toBe(3);
+
+      await storage.keys.revoke(second.id);
+
+      expect(await storage.keys.countActive()).toBe(2);
+      expect((await storage.keys.list()).map((key) => [key.id, key.name, key.revokedAt])).toEqual([
+        [first.id, 'one', null],
+        [second.id, 'two', '2030-01-02T03:04:05.678Z'],
+        [third.id, 'three', null],
+      ]);
+    });
+  });
+
+  describe('lifecycle', () => {
+    it('runs migrations idempotently: reopening the same database keeps every row', async () => {
+      const pet = await storage.pets.create({ name: 'Kept', categoryId: 3, status: 'pending' });
+      const key = await storage.keys.create(newKey());
+      await storage.close();
+
+      const reopened = await open();
+      const again = await open();
+
+      expect(await reopened.pets.list({ limit: 10 })).toEqual([pet]);
+      expect(await again.keys.list()).toEqual([key]);
+      const next = await again.pets.create({ name: 'Next', categoryId: 3 });
+      expect(next.id).toBeGreaterThan(pet.id);
+    });
+
+    it('lets several stores open one fresh database at the same time', async () => {
+      const fresh = await backend.prepare();
+      try {
+        const stores = await Promise.all([1, 2, 3].map(() => fresh.open(clock)));
+        try {
+          const created = await stores[0]?.pets.create({ name: 'Shared', categoryId: 1 });
+          for (const store of stores) {
+            expect(await store.pets.list({ limit: 10 })).toEqual([created]);
+          }
+        } finally {
+          await Promise.all(stores.map((store) => store.close()));
+        }
+      } finally {
+        await fresh.destroy();
+      }
+    });
+
+    it('pings while open and refuses work once closed', async () => {
+      await expect(storage.ping()).resolves.toBeUndefined();
+
+      await storage.close();
+
+      await expect(storage.ping()).rejects.toThrow();
+      await expect(storage.pets.list({ limit: 1 })).rejects.toThrow();
+    });
+
+    it('closes idempotently', async () => {
+      await storage.close();
+      await expect(storage.close()).resolves.toBeUndefined();
+    });
+  });
+});
