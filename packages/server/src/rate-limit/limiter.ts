@@ -1,7 +1,8 @@
 /**
  * The rate-limiting seam: one interface, two backends (in-process memory and Redis).
  * A subject is who is counted: `key:<id>` for an API key, `ip:<address>` for callers
- * without a valid key.
+ * without a valid key. Only `key:` subjects can be banned (the specification bans API
+ * keys; an address may be shared by many people behind one NAT).
  */
 export interface Quota {
   perMinute: number;
@@ -21,13 +22,28 @@ export type LimitDecision =
   | {
       allowed: false;
       code: 'rate_limited' | 'key_banned';
+      /** The window that refused the request (the ban, for `key_banned`); remaining is 0. */
       window: WindowState;
-      /** Whole seconds until the caller may retry (the Retry-After header). */
+      /** Whole seconds until the caller may retry (the Retry-After header), at least 1. */
       retryAfterSeconds: number;
     };
 
 export interface RateLimiter {
-  /** Counts one request of `subject` against `quota` and says whether it may proceed. */
+  /**
+   * Counts one request of `subject` against `quota` and says whether it may proceed.
+   * A refused request is not counted: it uses up none of the quota.
+   */
   consume(subject: string, quota: Quota): Promise<LimitDecision>;
   close(): Promise<void>;
 }
+
+/** The temporary ban of keys that keep sending requests after a 429. */
+export interface BanPolicy {
+  /** How many `rate_limited` answers to one key within one clock minute ban it. */
+  threshold: number;
+  /** How long the ban lasts, in seconds. */
+  seconds: number;
+}
+
+/** The defaults of `RATE_LIMIT_BAN_THRESHOLD` and `RATE_LIMIT_BAN_SECONDS`. */
+export const defaultBanPolicy: BanPolicy = { threshold: 20, seconds: 900 };

@@ -1,0 +1,46 @@
+import type { RateLimiterAbstract, RateLimiterMemory } from 'rate-limiter-flexible';
+import { DAY_SECONDS, MINUTE_SECONDS } from './fixed-windows.js';
+
+/**
+ * A rate-limiter-flexible limiter used as an atomic counter with expiry: it counts, we
+ * decide. Its own `points` is never reached (quotas differ per key), and its expiry only
+ * garbage-collects counters of past windows, because the window is part of each key.
+ */
+export type Counter = Pick<RateLimiterAbstract, 'consume' | 'reward' | 'get' | 'set'>;
+
+/** The counters a backend provides, one limiter each. */
+export interface Counters {
+  /** Requests per subject per clock minute. */
+  minute: Counter;
+  /** Requests per subject per UTC day. */
+  day: Counter;
+  /** `rate_limited` answers per key per clock minute (the ban trigger). */
+  strikes: Counter;
+  /** Per banned key: the end of its ban, in Unix milliseconds (stored as the "points"). */
+  bans: Counter;
+}
+
+/** What every limiter of the package takes: key prefix, points, duration. */
+export type CounterOptions = ConstructorParameters<typeof RateLimiterMemory>[0];
+
+/** The default prefix of every counter's key in the store. */
+export const defaultKeyPrefix = 'petstore:rl';
+
+/**
+ * The options of each counter, the same for both backends: its key prefix and how long
+ * the store keeps it (seconds; the window's length, so a counter outlives its window).
+ */
+export function counterOptions(keyPrefix: string): Record<keyof Counters, CounterOptions> {
+  const counter = (name: string, duration: number): CounterOptions => ({
+    keyPrefix: `${keyPrefix}:${name}`,
+    points: Number.MAX_SAFE_INTEGER,
+    duration,
+  });
+  return {
+    minute: counter('minute', MINUTE_SECONDS),
+    day: counter('day', DAY_SECONDS),
+    strikes: counter('strikes', MINUTE_SECONDS),
+    // Each ban is stored with its own duration (`set(key, until, seconds)`).
+    bans: counter('bans', 0),
+  };
+}

@@ -1,0 +1,37 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import type { BanPolicy, RateLimiter } from './limiter.js';
+import { createMemoryRateLimiter } from './memory-backend.js';
+import { createRedisRateLimiter } from './redis-backend.js';
+
+export interface OpenRateLimiterOptions {
+  /** `REDIS_URL`: set, limits are shared through Redis; unset, kept in this process. */
+  redisUrl: string | undefined;
+  clock: Clock;
+  ban: BanPolicy;
+  logger: Pick<Logger, 'warn' | 'info'>;
+}
+
+/**
+ * The rate limiter `main` uses: Redis when `redisUrl` is set, else in-process memory.
+ *
+ * @example
+ * ```ts
+ * const limiter = openRateLimiter({
+ *   redisUrl: config.redisUrl,
+ *   clock: systemClock,
+ *   ban: { threshold: config.banThreshold, seconds: config.banSeconds },
+ *   logger,
+ * });
+ * ```
+ */
+export function openRateLimiter({
+  redisUrl,
+  clock,
+  ban,
+  logger,
+}: OpenRateLimiterOptions): RateLimiter {
+  return redisUrl === undefined
+    ? createMemoryRateLimiter({ clock, ban })
+    : createRedisRateLimiter({ url: redisUrl, clock, ban, logger });
+}

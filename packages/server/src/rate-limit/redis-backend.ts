@@ -1,0 +1,58 @@
+import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import type { Clock } from '../clock.js';
+import { type CounterOptions, counterOptions, defaultKeyPrefix } from './counters.js';
+import { type BanPolicy, defaultBanPolicy, type RateLimiter } from './limiter.js';
+import { openRedisConnection, type RedisConnectionOptions } from './redis-connection.js';
+import { createWindowedLimiter } from './windowed-limiter.js';
+
+export interface RedisRateLimiterOptions extends RedisConnectionOptions {
+  clock: Clock;
+  /** Defaults to `defaultBanPolicy`. */
+  ban?: BanPolicy;
+  /** Prefix of every key this limiter writes; instances that share limits share it. */
+  keyPrefix?: string;
+}
+
+/**
+ * The shared backend (`REDIS_URL`): counts and bans live in Redis, so any number of
+ * instances on one Redis enforce one limit. Each count is rate-limiter-flexible's atomic
+ * `RateLimiterRedis` increment (a Lua script: increment and expiry in one step).
+ *
+ * When Redis is unreachable, each counter falls back to its `insuranceLimiter`, an
+ * in-process `RateLimiterMemory`: the service keeps answering and keeps limiting, each
+ * instance on its own, and goes back to Redis as soon as Redis answers again (counts made
+ * in memory meanwhile are not copied over). Availability wins over exactness here: a
+ * rate limiter that takes the API down with it would do more harm than a short outage of
+ * exact shared counting.
+ *
+ * @example
+ * ```ts
+ * const limiter = createRedisRateLimiter({ url: 'redis://127.0.0.1:6379', clock, logger });
+ * ```
+ */
+export function createRedisRateLimiter({
+  clock,
+  ban = defaultBanPolicy,
+  keyPrefix = defaultKeyPrefix,
+  ...connection
+}: RedisRateLimiterOptions): RateLimiter {
+  const { client, close } = openRedisConnection(connection);
+  const options = counterOptions(keyPrefix);
+  const counter = (opts: CounterOptions) =>
+    new RateLimiterRedis({
+      ...opts,
+      storeClient: client,
+      // Fail over at once instead of queueing while the connection is down.
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: new RateLimiterMemory(opts),
+    });
+  return createWindowedLimiter(
+    {
+      minute: counter(options.minute),
+      day: counter(options.day),
+      strikes: counter(options.strikes),
+      bans: counter(options.bans),
+    },
+    { clock, ban, close },
+  );
+}

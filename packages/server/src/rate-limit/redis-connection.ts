@@ -1,0 +1,68 @@
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+
+export interface RedisConnectionOptions {
+  url: string;
+  logger: Pick<Logger, 'warn' | 'info'>;
+  /** How long one command may take before it fails over to memory (ms); default 500. */
+  commandTimeoutMs?: number;
+}
+
+/** A Redis client for the limiter, plus how to close it without reporting an outage. */
+export interface RedisConnection {
+  client: Redis;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the limiter's Redis connection so that a missing Redis never makes a request
+ * wait: commands fail at once while disconnected (`enableOfflineQueue: false`) and after
+ * `commandTimeoutMs` when Redis hangs; each failure falls back to the in-process counters.
+ * ioredis keeps reconnecting in the background (at most a second apart).
+ *
+ * Logs once when Redis becomes unreachable (at start-up or later) and once when it is back,
+ * not once per request.
+ */
+export function openRedisConnection({
+  url,
+  logger,
+  commandTimeoutMs = 500,
+}: RedisConnectionOptions): RedisConnection {
+  const client = new Redis(url, {
+    enableOfflineQueue: false,
+    // Commands issued in the same tick go out in one write: the ban lookup and both window
+    // increments of a request travel together.
+    enableAutoPipelining: true,
+    commandTimeout: commandTimeoutMs,
+    connectTimeout: 2000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+  });
+
+  let down = false;
+  let closing = false;
+  const wentDown = (err?: Error) => {
+    if (down || closing) return;
+    down = true;
+    logger.warn(
+      { err },
+      'Redis is unreachable: rate limits are counted in this process until it returns',
+    );
+  };
+  client.on('error', wentDown);
+  client.on('close', () => wentDown());
+  client.on('ready', () => {
+    if (!down) return;
+    down = false;
+    logger.info('Redis is reachable again: rate limits are shared through it again');
+  });
+
+  return {
+    client,
+    async close() {
+      closing = true;
+      if (client.status === 'ready') await client.quit();
+      else client.disconnect();
+    },
+  };
+}

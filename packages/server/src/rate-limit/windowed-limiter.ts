@@ -1,0 +1,89 @@
+import type { Clock } from '../clock.js';
+import { KeyBans } from './bans.js';
+import type { Counters } from './counters.js';
+import { bindingWindow, headerWindow, secondsUntil, windowIndices } from './fixed-windows.js';
+import type { BanPolicy, LimitDecision, Quota, RateLimiter } from './limiter.js';
+
+export interface WindowedLimiterOptions {
+  /** Decides which minute and day a request falls in, and when bans end. */
+  clock: Clock;
+  ban: BanPolicy;
+  /** Releases what the backend holds (its Redis connection). */
+  close: () => Promise<void>;
+}
+
+/**
+ * The rate limiter both backends share: a per-minute and a per-day fixed window per
+ * subject, counted by `counters` (rate-limiter-flexible limiters, in memory or in Redis),
+ * plus the temporary ban of keys. Only where the counts live differs between backends.
+ *
+ * Every request is counted in both windows at once (with Redis: one pipelined round trip
+ * together with the ban lookup). A refused request is then taken back out of both (the
+ * contract: a rejected request does not count against the quota), so the counts of
+ * concurrent requests stay exact: the first `perMinute` increments of a window are the ones
+ * allowed, whatever instance made them.
+ */
+export function createWindowedLimiter(
+  counters: Counters,
+  { clock, ban, close }: WindowedLimiterOptions,
+): RateLimiter {
+  const { minute, day } = counters;
+  const bans = new KeyBans(counters.strikes, counters.bans, ban);
+
+  return {
+    async consume(subject: string, quota: Quota): Promise<LimitDecision> {
+      const now = clock.now();
+      const bannable = bans.applies(subject);
+      if (bannable) {
+        const until = bans.knownUntil(subject, now);
+        if (until !== undefined) return banned(quota, until, now);
+      }
+
+      const at = windowIndices(now);
+      const minuteKey = `${subject}:${at.minute}`;
+      const dayKey = `${subject}:${at.day}`;
+      const [bannedUntil, minuteCount, dayCount] = await Promise.all([
+        bannable ? bans.sharedUntil(subject, now) : undefined,
+        minute.consume(minuteKey),
+        day.consume(dayKey),
+      ]);
+
+      if (bannedUntil !== undefined) {
+        await Promise.all([minute.reward(minuteKey), day.reward(dayKey)]);
+        return banned(quota, bannedUntil, now);
+      }
+      const dayExceeded = dayCount.consumedPoints > quota.perDay;
+      if (!dayExceeded && minuteCount.consumedPoints <= quota.perMinute) {
+        return {
+          allowed: true,
+          window: headerWindow(quota, at, minuteCount.consumedPoints, dayCount.consumedPoints),
+        };
+      }
+
+      await Promise.all([
+        minute.reward(minuteKey),
+        day.reward(dayKey),
+        bannable ? bans.strike(subject, at.minute, now) : undefined,
+      ]);
+      const window = bindingWindow(quota, at, dayExceeded);
+      return {
+        allowed: false,
+        code: 'rate_limited',
+        window,
+        retryAfterSeconds: secondsUntil(window.resetSeconds, now),
+      };
+    },
+    close,
+  };
+}
+
+/** The answer to a banned key: 429 `key_banned` until the ban ends. */
+function banned(quota: Quota, untilMs: number, nowMs: number): LimitDecision {
+  const resetSeconds = untilMs / 1000;
+  return {
+    allowed: false,
+    code: 'key_banned',
+    window: { limit: quota.perMinute, remaining: 0, resetSeconds: Math.ceil(resetSeconds) },
+    retryAfterSeconds: secondsUntil(resetSeconds, nowMs),
+  };
+}
