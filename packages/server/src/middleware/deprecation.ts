@@ -1,0 +1,24 @@
+import type { RequestHandler } from 'express';
+
+/** `getPet` is deprecated since this time (RFC 9745 §2.1: `@` + Unix seconds). */
+export const GET_PET_DEPRECATION = '@1795219200';
+/** …and removed at this time (RFC 8594 §3: an HTTP-date). */
+export const GET_PET_SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
+/** The replacement (`successor-version`) and the deprecation notice (`deprecation`, RFC 9745 §3). */
+export const GET_PET_DEPRECATION_LINK =
+  '</v1/pets>; rel="successor-version", </docs#tag/Pets/operation/getPet>; rel="deprecation"; type="text/html"';
+
+/**
+ * Announces the deprecation of `GET /v1/pets/{petId}` on every one of its answers, errors included
+ * (mounted before authentication and validation, so 400, 401, 404 and 429 carry it too).
+ */
+export function getPetDeprecation(): RequestHandler {
+  return (req, res, next) => {
+    if (req.method === 'GET') {
+      res.setHeader('Deprecation', GET_PET_DEPRECATION);
+      res.setHeader('Sunset', GET_PET_SUNSET);
+      res.setHeader('Link', GET_PET_DEPRECATION_LINK);
+    }
+    next();
+  };
+}

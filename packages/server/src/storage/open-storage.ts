@@ -1,0 +1,32 @@
+import type { Clock } from '../clock.js';
+import { openSqliteStorage } from './sqlite-storage.js';
+import type { Storage } from './store.js';
+
+export interface OpenStorageOptions {
+  /** Where record timestamps come from (defaults to the system clock). */
+  clock?: Clock;
+}
+
+/**
+ * Opens the storage a `DATABASE_URL` names and runs its migrations:
+ * `file:PATH` (SQLite at PATH; relative to the working directory) or `file::memory:`.
+ *
+ * @example
+ * ```ts
+ * const storage = await openStorage('file:./data/petstore.db');
+ * ```
+ */
+export async function openStorage(
+  databaseUrl: string,
+  options: OpenStorageOptions = {},
+): Promise<Storage> {
+  if (databaseUrl.startsWith('file:')) {
+    const file = databaseUrl.slice('file:'.length);
+    if (file === '')
+      throw new Error('DATABASE_URL file: needs a path, e.g. file:./data/petstore.db');
+    return openSqliteStorage(file, options);
+  }
+  throw new Error(
+    `Unsupported DATABASE_URL scheme in "${databaseUrl.split(':')[0]}:…": use file:PATH (SQLite).`,
+  );
+}

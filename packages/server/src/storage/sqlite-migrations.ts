@@ -1,0 +1,41 @@
+import type { Database } from 'better-sqlite3';
+
+/**
+ * The SQLite schema, one migration per entry. Never edit an applied entry: append a new one.
+ * `PRAGMA user_version` records how many have run, so running them again is a no-op.
+ */
+export const sqliteMigrations: readonly string[] = [
+  `
+  CREATE TABLE pets (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    name        TEXT    NOT NULL CHECK (length(name) BETWEEN 1 AND 255),
+    category_id INTEGER NOT NULL,
+    status      TEXT    CHECK (status IN ('available', 'pending', 'sold'))
+  );
+  -- Serves "WHERE status = ? AND id > ? ORDER BY id" without a sort (listPets with a filter).
+  CREATE INDEX pets_status_id ON pets (status, id);
+
+  CREATE TABLE api_keys (
+    id             INTEGER PRIMARY KEY AUTOINCREMENT,
+    hash           TEXT    NOT NULL UNIQUE,
+    display_prefix TEXT    NOT NULL,
+    name           TEXT,
+    plan           TEXT    NOT NULL CHECK (plan IN ('free', 'pro', 'business', 'enterprise')),
+    per_minute     INTEGER NOT NULL CHECK (per_minute >= 1),
+    per_day        INTEGER NOT NULL CHECK (per_day >= 1),
+    created_at     TEXT    NOT NULL,
+    revoked_at     TEXT
+  );
+  `,
+];
+
+/** Applies the migrations not yet applied, each in its own transaction. Idempotent. */
+export function migrateSqlite(db: Database): void {
+  const applied = db.pragma('user_version', { simple: true }) as number;
+  for (let version = applied; version < sqliteMigrations.length; version++) {
+    db.transaction(() => {
+      db.exec(sqliteMigrations[version] as string);
+      db.pragma(`user_version = ${version + 1}`);
+    }).immediate();
+  }
+}

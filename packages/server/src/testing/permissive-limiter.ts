@@ -1,0 +1,19 @@
+import type { Clock } from '../clock.js';
+import type { LimitDecision, Quota, RateLimiter } from '../rate-limit/limiter.js';
+
+/**
+ * A limiter that allows every request and reports a full minute window: for tests about
+ * everything but rate limiting. (The real backends live in `src/rate-limit/`.)
+ */
+export function createPermissiveLimiter(clock: Clock): RateLimiter {
+  return {
+    async consume(_subject: string, quota: Quota): Promise<LimitDecision> {
+      const resetSeconds = Math.floor(clock.now() / 60_000) * 60 + 60;
+      return {
+        allowed: true,
+        window: { limit: quota.perMinute, remaining: quota.perMinute - 1, resetSeconds },
+      };
+    },
+    async close() {},
+  };
+}
