@@ -14,10 +14,12 @@ export interface OpenRateLimiterOptions {
 
 /**
  * The rate limiter `main` uses: Redis when `redisUrl` is set, else in-process memory.
+ * With Redis it resolves once the first connection attempt settles (never fails: an
+ * unreachable Redis is logged and the in-process counters take over until it answers).
  *
  * @example
  * ```ts
- * const limiter = openRateLimiter({
+ * const limiter = await openRateLimiter({
  *   redisUrl: config.redisUrl,
  *   clock: systemClock,
  *   ban: { threshold: config.banThreshold, seconds: config.banSeconds },
@@ -25,12 +27,12 @@ export interface OpenRateLimiterOptions {
  * });
  * ```
  */
-export function openRateLimiter({
+export async function openRateLimiter({
   redisUrl,
   clock,
   ban,
   logger,
-}: OpenRateLimiterOptions): RateLimiter {
+}: OpenRateLimiterOptions): Promise<RateLimiter> {
   return redisUrl === undefined
     ? createMemoryRateLimiter({ clock, ban })
     : createRedisRateLimiter({ url: redisUrl, clock, ban, logger });

@@ -18,7 +18,7 @@ export interface RedisRateLimiterOptions extends RedisConnectionOptions {
  * instances on one Redis enforce one limit. Each count is rate-limiter-flexible's atomic
  * `RateLimiterRedis` increment (a Lua script: increment and expiry in one step).
  *
- * When Redis is unreachable, each counter falls back to its `insuranceLimiter`, an
+ * Resolves once the first connection attempt settles. When Redis is unreachable, each counter falls back to its `insuranceLimiter`, an
  * in-process `RateLimiterMemory`: the service keeps answering and keeps limiting, each
  * instance on its own, and goes back to Redis as soon as Redis answers again (counts made
  * in memory meanwhile are not copied over). Availability wins over exactness here: a
@@ -27,16 +27,19 @@ export interface RedisRateLimiterOptions extends RedisConnectionOptions {
  *
  * @example
  * ```ts
- * const limiter = createRedisRateLimiter({ url: 'redis://127.0.0.1:6379', clock, logger });
+ * const limiter = await createRedisRateLimiter({ url: 'redis://127.0.0.1:6379', clock, logger });
  * ```
  */
-export function createRedisRateLimiter({
+export async function createRedisRateLimiter({
   clock,
   ban = defaultBanPolicy,
   keyPrefix = defaultKeyPrefix,
   ...connection
-}: RedisRateLimiterOptions): RateLimiter {
-  const { client, close } = openRedisConnection(connection);
+}: RedisRateLimiterOptions): Promise<RateLimiter> {
+  const { client, connected, close } = openRedisConnection(connection);
+  // Start counting in Redis from the first request when it is there; when it is not, the
+  // outage is logged and the service starts on the in-process counters.
+  await connected;
   const options = counterOptions(keyPrefix);
   const counter = (opts: CounterOptions) =>
     new RateLimiterRedis({

@@ -11,6 +11,8 @@ export interface RedisConnectionOptions {
 /** A Redis client for the limiter, plus how to close it without reporting an outage. */
 export interface RedisConnection {
   client: Redis;
+  /** Settles on the first connection attempt: true once Redis is ready, false if unreachable. */
+  connected: Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -41,7 +43,10 @@ export function openRedisConnection({
 
   let down = false;
   let closing = false;
+  let settle: (ready: boolean) => void = () => {};
+  const connected = new Promise<boolean>((resolve) => (settle = resolve));
   const wentDown = (err?: Error) => {
+    settle(false);
     if (down || closing) return;
     down = true;
     logger.warn(
@@ -52,6 +57,7 @@ export function openRedisConnection({
   client.on('error', wentDown);
   client.on('close', () => wentDown());
   client.on('ready', () => {
+    settle(true);
     if (!down) return;
     down = false;
     logger.info('Redis is reachable again: rate limits are shared through it again');
@@ -59,6 +65,7 @@ export function openRedisConnection({
 
   return {
     client,
+    connected,
     async close() {
       closing = true;
       if (client.status === 'ready') await client.quit();
