@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import { openPostgresStorage } from './postgres-storage.js';
 import { openSqliteStorage } from './sqlite-storage.js';
 import type { Storage } from './store.js';
 
@@ -9,7 +10,8 @@ export interface OpenStorageOptions {
 
 /**
  * Opens the storage a `DATABASE_URL` names and runs its migrations:
- * `file:PATH` (SQLite at PATH; relative to the working directory) or `file::memory:`.
+ * `file:PATH` (SQLite at PATH; relative to the working directory) or `file::memory:`;
+ * `postgres://…` or `postgresql://…` (PostgreSQL, for several instances sharing one database).
  *
  * @example
  * ```ts
@@ -26,7 +28,10 @@ export async function openStorage(
       throw new Error('DATABASE_URL file: needs a path, e.g. file:./data/petstore.db');
     return openSqliteStorage(file, options);
   }
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    return openPostgresStorage({ connectionString: databaseUrl, clock: options.clock });
+  }
   throw new Error(
-    `Unsupported DATABASE_URL scheme in "${databaseUrl.split(':')[0]}:…": use file:PATH (SQLite).`,
+    `Unsupported DATABASE_URL scheme in "${databaseUrl.split(':')[0]}:…": use file:PATH (SQLite) or postgres://… (PostgreSQL).`,
   );
 }

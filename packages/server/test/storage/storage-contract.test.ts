@@ -1,7 +1,10 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { NewPet, Pet } from '@petstore/types';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/clock.js';
-import { openPostgresStorage } from '../../src/storage/postgres-storage.js';
+import { openStorage } from '../../src/storage/open-storage.js';
 import type { NewApiKey, Storage } from '../../src/storage/store.js';
 import { createTemporaryPostgresDatabase } from './temporary-postgres-database.js';
 
@@ -20,13 +23,24 @@ interface PreparedDatabase {
   destroy(): Promise<void>;
 }
 
+// Both open through `openStorage(DATABASE_URL)`, the way the server and the keys CLI do.
 const backends: Backend[] = [
   {
-    name: 'postgresql',
+    name: 'SQLite',
+    async prepare() {
+      const dir = await mkdtemp(path.join(tmpdir(), 'petstore-storage-'));
+      return {
+        open: (clock) => openStorage(`file:${path.join(dir, 'petstore.db')}`, { clock }),
+        destroy: () => rm(dir, { recursive: true, force: true }),
+      };
+    },
+  },
+  {
+    name: 'PostgreSQL',
     async prepare() {
       const database = await createTemporaryPostgresDatabase();
       return {
-        open: (clock) => openPostgresStorage({ connectionString: database.url, clock }),
+        open: (clock) => openStorage(database.url, { clock }),
         destroy: () => database.drop(),
       };
     },
