@@ -1,0 +1,27 @@
+/**
+ * The keys CLI entry point: `npm run --silent keys -- create --plan free [--name TEXT]`,
+ * `keys list`, `keys revoke <id>`. Reads `DATABASE_URL` like the server (same default, same
+ * relative-path rule), so both use one store.
+ */
+import { ConfigError, loadConfig, resolveDatabaseUrl } from '../config.js';
+import { openStorage } from '../storage/open-storage.js';
+import { buildKeysProgram } from './keys-program.js';
+
+let databaseUrl: string;
+try {
+  const config = loadConfig({ DATABASE_URL: process.env.DATABASE_URL });
+  databaseUrl = resolveDatabaseUrl(config.databaseUrl, process.env.INIT_CWD ?? process.cwd());
+} catch (error) {
+  process.stderr.write(`${error instanceof ConfigError ? error.message : String(error)}\n`);
+  process.exit(1);
+}
+
+const program = buildKeysProgram({
+  openStorage: () => openStorage(databaseUrl),
+  out: (line) => process.stdout.write(`${line}\n`),
+});
+
+await program.parseAsync(process.argv).catch((error: unknown) => {
+  process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,172 @@
+import type { Pet } from '@petstore/types';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../src/testing/index.js';
+import { expectApiHeaders, expectError } from '../support/contract.js';
+import { authorized, get, postPet, walkPages } from '../support/requests.js';
+
+let server: TestServer;
+let key: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  key = await server.createKey();
+});
+afterAll(() => server.close());
+
+describe('POST /v1/pets', () => {
+  it('answers 201 with the stored pet and its server-assigned id', async () => {
+    const response = await postPet(server, key, {
+      name: 'Rex',
+      categoryId: 1,
+      status: 'available',
+    });
+    expect(response.status).toBe(201);
+    expectApiHeaders(response);
+    const pet = (await response.json()) as Pet;
+    expect(pet).toEqual({
+      id: expect.any(Number),
+      name: 'Rex',
+      categoryId: 1,
+      status: 'available',
+    });
+    expect(Number.isSafeInteger(pet.id) && pet.id >= 1).toBe(true);
+    expect(await (await get(server, key, `/v1/pets/${pet.id}`)).json()).toEqual(pet);
+  });
+
+  it('keeps an omitted status absent, in the answer and in the store', async () => {
+    const response = await postPet(server, key, { name: 'Tom', categoryId: 2 });
+    const pet = (await response.json()) as Pet;
+    expect(pet).toEqual({ id: pet.id, name: 'Tom', categoryId: 2 });
+    expect('status' in pet).toBe(false);
+    expect(await server.storage.pets.get(pet.id)).toEqual({
+      id: pet.id,
+      name: 'Tom',
+      categoryId: 2,
+    });
+  });
+
+  it('accepts categoryId at ±(2^53−1) exactly', async () => {
+    for (const categoryId of [9007199254740991, -9007199254740991]) {
+      const response = await postPet(server, key, `{"name":"Edge","categoryId":${categoryId}}`);
+      expect(response.status).toBe(201);
+      expect(((await response.json()) as Pet).categoryId).toBe(categoryId);
+    }
+  });
+
+  it.each([
+    ['name is missing', { categoryId: 1 }, "request/body must have required property 'name'"],
+    [
+      'categoryId is missing',
+      { name: 'Rex' },
+      "request/body must have required property 'categoryId'",
+    ],
+    [
+      'id is sent',
+      { id: 7, name: 'Rex', categoryId: 1 },
+      'request/body/id is not allowed: the body must not have additional properties',
+    ],
+    [
+      'an unknown property is sent',
+      { name: 'Rex', categoryId: 1, colour: 'brown' },
+      'request/body/colour is not allowed: the body must not have additional properties',
+    ],
+    ['name is not a string', { name: 5, categoryId: 1 }, 'request/body/name must be string'],
+    [
+      'name is empty',
+      { name: '', categoryId: 1 },
+      'request/body/name must NOT have fewer than 1 characters',
+    ],
+    [
+      'name is longer than 255 characters',
+      { name: 'x'.repeat(256), categoryId: 1 },
+      'request/body/name must NOT have more than 255 characters',
+    ],
+    [
+      'categoryId is not an integer',
+      { name: 'Rex', categoryId: 1.5 },
+      'request/body/categoryId must be integer',
+    ],
+    [
+      'categoryId is a string',
+      { name: 'Rex', categoryId: '1' },
+      'request/body/categoryId must be integer',
+    ],
+    [
+      'status is not a PetStatus',
+      { name: 'Rex', categoryId: 1, status: 'lost' },
+      'request/body/status must be equal to one of the allowed values: available, pending, sold',
+    ],
+    ['the body is an array', [], 'request/body must be object'],
+  ])('answers 400 naming the field when %s', async (_case, body, message) => {
+    const response = await postPet(server, key, body);
+    expectApiHeaders(response);
+    const error = await expectError(response, 400, 'invalid_request');
+    expect(error.message).toBe(message);
+  });
+
+  it.each([
+    ['2^53', '9007199254740992', 'request/body/categoryId must be <= 9007199254740991'],
+    ['2^53 + 1', '9007199254740993', 'request/body/categoryId must be <= 9007199254740991'],
+    ['−(2^53 + 1)', '-9007199254740993', 'request/body/categoryId must be >= -9007199254740991'],
+  ])('answers 400 for categoryId %s instead of rounding it', async (_case, raw, message) => {
+    const before = await server.storage.pets.list({ limit: 1000 });
+    const response = await postPet(server, key, `{"name":"Big","categoryId":${raw}}`);
+    const error = await expectError(response, 400, 'invalid_request');
+    expect(error.message).toBe(message);
+    expect(await server.storage.pets.list({ limit: 1000 })).toEqual(before);
+  });
+
+  it('answers 400 when the body is not well-formed JSON', async () => {
+    const response = await postPet(server, key, '{"name": "Rex",');
+    expectApiHeaders(response);
+    const error = await expectError(response, 400, 'invalid_request');
+    expect(error.message).toBe('request/body is not well-formed JSON.');
+  });
+
+  it('answers 413 when the body exceeds 100 KiB', async () => {
+    const response = await postPet(server, key, { name: 'x'.repeat(102_400), categoryId: 1 });
+    expectApiHeaders(response);
+    const error = await expectError(response, 413, 'payload_too_large');
+    expect(error.message).toBe('The request body exceeds the limit of 102400 bytes.');
+  });
+
+  it('answers 415 naming the media type when the body is not JSON', async () => {
+    const response = await fetch(`${server.baseUrl}/pets`, {
+      method: 'POST',
+      headers: authorized(key, { 'Content-Type': 'text/plain' }),
+      body: 'name=Rex',
+    });
+    expectApiHeaders(response);
+    const error = await expectError(response, 415, 'unsupported_media_type');
+    expect(error.message).toBe('Unsupported media type text/plain: send application/json.');
+  });
+
+  it('answers 415 when the body has no content type at all', async () => {
+    const response = await fetch(`${server.baseUrl}/pets`, {
+      method: 'POST',
+      headers: authorized(key),
+    });
+    await expectError(response, 415, 'unsupported_media_type');
+  });
+
+  it('gives 200 concurrent creates 200 distinct ids, all listed', async () => {
+    const fresh = await startTestServer();
+    try {
+      const freshKey = await fresh.createKey('enterprise');
+      const responses = await Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          postPet(fresh, freshKey, { name: `Pet ${i}`, categoryId: i }),
+        ),
+      );
+      expect(responses.map((r) => r.status)).toEqual(Array(200).fill(201));
+      const created = (await Promise.all(responses.map((r) => r.json()))) as Pet[];
+      const ids = created.map((pet) => pet.id);
+      expect(new Set(ids).size).toBe(200);
+      const { pets: listed, paths } = await walkPages(fresh, freshKey, '/v1/pets?limit=100');
+      expect(paths).toHaveLength(2);
+      expect(listed.map((pet) => pet.id)).toEqual([...ids].sort((a, b) => a - b));
+    } finally {
+      await fresh.close();
+    }
+  });
+});

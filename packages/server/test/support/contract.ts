@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { ErrorBody, ErrorCode } from '@petstore/types';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { expect } from 'vitest';
+
+/**
+ * A second, independent check of responses against the bundled contract, for the answers the
+ * server's own response validation cannot see (those it gives before an operation is matched:
+ * 401, unknown paths, 405, 413, 415, malformed JSON).
+ */
+const require = createRequire(import.meta.url);
+const bundle = JSON.parse(readFileSync(require.resolve('@petstore/types/openapi.json'), 'utf8'));
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
+ajv.addSchema(bundle, 'openapi');
+
+function validator(pointer: string) {
+  const validate = ajv.getSchema(`openapi#${pointer}`);
+  if (!validate) throw new Error(`no schema at ${pointer}`);
+  return validate;
+}
+
+const errorSchema = validator('/components/schemas/Error');
+
+/** Asserts the response is the documented Error body with this status and code. */
+export async function expectError(
+  response: Response,
+  status: number,
+  code: ErrorCode,
+): Promise<ErrorBody> {
+  const body = (await response.json()) as ErrorBody;
+  expect(errorSchema(body), JSON.stringify(errorSchema.errors)).toBe(true);
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(body).toMatchObject({ status, code });
+  return body;
+}
+
+/** Asserts the headers every `/v1` response carries: X-RateLimit-* (integers) and X-Request-Id. */
+export function expectApiHeaders(response: Response): void {
+  for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) {
+    expect(response.headers.get(name), name).toMatch(/^\d+$/);
+  }
+  expect(response.headers.get('X-Request-Id')).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
+}
+
+/** The deprecation trio every answer of `GET /v1/pets/{petId}` carries (RFC 9745, RFC 8594). */
+export function expectDeprecationHeaders(response: Response): void {
+  expect(response.headers.get('Deprecation')).toBe('@1795219200');
+  expect(response.headers.get('Sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+  expect(response.headers.get('Link')).toBe(
+    bundle.components.headers.DeprecationLink.example as string,
+  );
+}
