@@ -75,7 +75,7 @@ export function buildKeysProgram(io: KeysProgramIo): Command {
     .option('--per-day <n>', 'requests per day (enterprise only, required there)', wholeNumber)
     .option('--name <text>', 'a label to recognise the key by (e.g. who holds it)')
     .action(async (options: { plan: Plan; perMinute?: number; perDay?: number; name?: string }) => {
-      let quota;
+      let quota: Quota;
       try {
         quota = quotaForPlan(options.plan, {
           ...(options.perMinute === undefined ? {} : { perMinute: options.perMinute }),
