@@ -1,0 +1,138 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.js';
+import { startTestServer } from '../../src/testing/index.js';
+import { expectApiHeaders, expectError } from '../support/contract.js';
+import { createPet, get } from '../support/requests.js';
+
+/** A logger whose JSON lines the test can read. */
+function capturingLogger() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { logger: createLogger('info', stream), lines };
+}
+
+describe('errors', () => {
+  it('answers 404 not_found for an unknown path under /v1 and elsewhere', async () => {
+    const server = await startTestServer();
+    try {
+      const key = await server.createKey();
+      for (const path of ['/v1/owners', '/v1/pets/1/toys', '/nothing-here']) {
+        const response = await get(server, key, path);
+        expectApiHeaders(response);
+        const error = await expectError(response, 404, 'not_found');
+        expect(error.message).toBe('Nothing exists at this path.');
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.each([
+    ['PUT', '/v1/pets', 'GET, POST'],
+    ['DELETE', '/v1/pets', 'GET, POST'],
+    ['DELETE', '/v1/pets/1', 'GET'],
+    ['POST', '/v1/pets/1', 'GET'],
+    ['POST', '/healthz', 'GET, HEAD'],
+    ['DELETE', '/openapi.json', 'GET, HEAD'],
+  ])('answers 405 with Allow for %s %s', async (method, path, allow) => {
+    const server = await startTestServer();
+    try {
+      const key = await server.createKey();
+      const response = await fetch(`${server.url}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${key}` },
+      });
+      expect(response.headers.get('Allow')).toBe(allow);
+      await expectError(response, 405, 'method_not_allowed');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers 500 internal_error without internals when something breaks, and logs it with the request id', async () => {
+    const { logger, lines } = capturingLogger();
+    const server = await startTestServer({
+      logger,
+      decorateStorage: (storage) => ({
+        ...storage,
+        pets: {
+          ...storage.pets,
+          list: async () => {
+            throw new Error('SQLITE_CORRUPT: database disk image is malformed at /srv/secret.db');
+          },
+        },
+      }),
+    });
+    try {
+      const key = await server.createKey();
+      const response = await fetch(`${server.baseUrl}/pets`, {
+        headers: { Authorization: `Bearer ${key}`, 'X-Request-Id': 'trace-500' },
+      });
+      expectApiHeaders(response);
+      const text = await response.clone().text();
+      const error = await expectError(response, 500, 'internal_error');
+      expect(error.message).toBe(
+        'An unexpected error occurred. Quote the X-Request-Id when reporting it.',
+      );
+      expect(text).not.toMatch(/SQLITE|secret|at \//);
+      const logged = lines.find(
+        (line) => line.msg === 'unexpected error' && line.requestId === 'trace-500',
+      );
+      expect(logged).toMatchObject({ level: 50, method: 'GET', url: '/v1/pets' });
+      expect(JSON.stringify(logged)).toContain('SQLITE_CORRUPT');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('validates responses: a handler answer that breaks the contract becomes a 500', async () => {
+    const { logger, lines } = capturingLogger();
+    const server = await startTestServer({
+      logger,
+      decorateStorage: (storage) => ({
+        ...storage,
+        pets: {
+          ...storage.pets,
+          get: async (id) => ({ ...(await storage.pets.get(id))!, owner: 'leaked' }),
+        },
+      }),
+    });
+    try {
+      const key = await server.createKey();
+      const pet = await createPet(server, key, { name: 'Rex', categoryId: 1 });
+      const response = await get(server, key, `/v1/pets/${pet.id}`);
+      await expectError(response, 500, 'internal_error');
+      expect(lines.some((line) => line.msg === 'unexpected error')).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('with response validation off, sends what the handler produced', async () => {
+    const server = await startTestServer({
+      validateResponses: false,
+      decorateStorage: (storage) => ({
+        ...storage,
+        pets: {
+          ...storage.pets,
+          get: async (id) => ({ ...(await storage.pets.get(id))!, owner: 'leaked' }),
+        },
+      }),
+    });
+    try {
+      const key = await server.createKey();
+      const pet = await createPet(server, key, { name: 'Rex', categoryId: 1 });
+      const response = await get(server, key, `/v1/pets/${pet.id}`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ ...pet, owner: 'leaked' });
+    } finally {
+      await server.close();
+    }
+  });
+});
