@@ -1,6 +1,7 @@
-import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Clock } from '../clock.js';
-import { type CounterOptions, counterOptions, defaultKeyPrefix } from './counters.js';
+import { type Counter, type CounterOptions, counterOptions, defaultKeyPrefix } from './counters.js';
 import { type BanPolicy, defaultBanPolicy, type RateLimiter } from './limiter.js';
 import { openRedisConnection, type RedisConnectionOptions } from './redis-connection.js';
 import { createWindowedLimiter } from './windowed-limiter.js';
@@ -41,21 +42,49 @@ export async function createRedisRateLimiter({
   // outage is logged and the service starts on the in-process counters.
   await connected;
   const options = counterOptions(keyPrefix);
-  const counter = (opts: CounterOptions) =>
+  const counter = (opts: CounterOptions, insurance = new RateLimiterMemory(opts)) =>
     new RateLimiterRedis({
       ...opts,
       storeClient: client,
       // Fail over at once instead of queueing while the connection is down.
       rejectIfRedisNotReady: true,
-      insuranceLimiter: new RateLimiterMemory(opts),
+      insuranceLimiter: insurance,
     });
+  const bansInsurance = new RateLimiterMemory(options.bans);
   return createWindowedLimiter(
     {
       minute: counter(options.minute),
       day: counter(options.day),
       strikes: counter(options.strikes),
-      bans: counter(options.bans),
+      bans: withPlainGet(counter(options.bans, bansInsurance), client, bansInsurance),
     },
     { clock, ban, close },
   );
+}
+
+/**
+ * The ban counter with a lighter read. Every request of a key looks its ban up, and the
+ * library's `get()` reads value and TTL in a MULTI transaction, which measured about three
+ * times slower than a plain GET pipelined with the request's two increments; a ban needs
+ * only its value (the end time). Falls back to the insurance limiter like the library does.
+ */
+function withPlainGet(
+  bans: RateLimiterRedis,
+  client: Redis,
+  insurance: RateLimiterMemory,
+): Counter {
+  return {
+    consume: bans.consume.bind(bans),
+    reward: bans.reward.bind(bans),
+    set: bans.set.bind(bans),
+    async get(key) {
+      if (client.status !== 'ready') return insurance.get(key);
+      try {
+        const value = await client.get(bans.getKey(key));
+        return value === null ? null : new RateLimiterRes(0, 0, Number(value));
+      } catch {
+        return insurance.get(key);
+      }
+    },
+  };
 }
