@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import {
@@ -13,10 +15,11 @@ let server: TestServer;
 beforeAll(async () => {
   if (!existsSync(docsHtmlFile)) {
     // The docs are a build product (npm run docs); build them once for this test.
-    const { buildDocs } = (await import('../../../../scripts/build-docs.mjs')) as {
-      buildDocs: () => Promise<string>;
-    };
-    await buildDocs();
+    execFileSync(process.execPath, ['scripts/build-docs.mjs'], {
+      cwd: fileURLToPath(new URL('../../../../', import.meta.url)),
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
+      stdio: 'ignore',
+    });
   }
   server = await startTestServer();
 }, 120_000);
