@@ -129,6 +129,29 @@ describe('Redis backend when Redis goes away and comes back', () => {
     }
   });
 
+  it('answers from the in-process counters when Redis stops answering', async () => {
+    const log = capturedLogger();
+    const limiter = await createRedisRateLimiter({
+      url: own.url,
+      clock: new ManualClock(),
+      ban: { threshold: 0, seconds: 1 },
+      keyPrefix: 'hang',
+      logger: log.logger,
+      commandTimeoutMs: 50,
+    });
+    const quota = { perMinute: 2, perDay: 10 };
+    try {
+      expect(outcome(await limiter.consume('key:1', quota))).toBe('ok');
+      own.pause();
+      const during = [];
+      for (let i = 0; i < 3; i++) during.push(outcome(await limiter.consume('key:1', quota)));
+      expect(during).toEqual(['ok', 'ok', 'rate_limited']);
+    } finally {
+      own.resume();
+      await limiter.close();
+    }
+  });
+
   it('starts on the in-process counters when Redis is not there at start-up', async () => {
     const log = capturedLogger();
     const limiter = await createRedisRateLimiter({

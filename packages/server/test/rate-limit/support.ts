@@ -114,10 +114,18 @@ export class OwnRedis {
       });
     });
   }
+  /** Freezes the server (SIGSTOP): connections stay open, nothing is answered. */
+  pause(): void {
+    this.#child?.kill('SIGSTOP');
+  }
+  resume(): void {
+    this.#child?.kill('SIGCONT');
+  }
   async stop(): Promise<void> {
     const child = this.#child;
     if (!child || child.exitCode !== null) return;
     this.#child = undefined;
+    child.kill('SIGCONT');
     child.kill('SIGKILL');
     await once(child, 'exit');
   }
