@@ -25,7 +25,7 @@ export function assertApiKey(apiKey: unknown): asserts apiKey is string {
  * @example
  * ```ts
  * const raw = createClient<paths>({ baseUrl });
- * raw.use(bearerAuth(process.env.PETSTORE_API_KEY));
+ * raw.use(bearerAuth(apiKey));
  * ```
  */
 export function bearerAuth(apiKey: string): Middleware {
