@@ -1,0 +1,159 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Pet } from '@petstore/types';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { generateApiKey } from '../../src/auth/api-key.js';
+import { openSqliteStorage } from '../../src/storage/sqlite-storage.js';
+import { listening, spawnServer } from '../support/server-process.js';
+
+let dir: string;
+let databaseFile: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'petstore-process-'));
+  databaseFile = path.join(dir, 'petstore.db');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Stores a key in the database file the server process will open. */
+async function storeKey(): Promise<string> {
+  const storage = openSqliteStorage(databaseFile);
+  const key = generateApiKey();
+  await storage.keys.create({
+    hash: key.hash,
+    displayPrefix: key.displayPrefix,
+    name: 'process test',
+    plan: 'enterprise',
+    perMinute: 100_000,
+    perDay: 1_000_000,
+  });
+  await storage.close();
+  return key.raw;
+}
+
+const env = () => ({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `file:${databaseFile}` });
+
+describe('the server process', { timeout: 30_000 }, () => {
+  it('keeps every acknowledged create after kill -9', async () => {
+    const key = await storeKey();
+    const server = spawnServer(env());
+    const url = await listening(server);
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        fetch(`${url}/v1/pets`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ name: `Survivor ${i}`, categoryId: i }),
+        }),
+      ),
+    );
+    const acknowledged = (await Promise.all(
+      responses.filter((r) => r.status === 201).map((r) => r.json()),
+    )) as Pet[];
+    server.child.kill('SIGKILL');
+    expect(await server.exited).toBe('SIGKILL');
+    expect(acknowledged).toHaveLength(50);
+
+    const storage = openSqliteStorage(databaseFile);
+    try {
+      const stored = await storage.pets.list({ limit: 1000 });
+      for (const pet of acknowledged) expect(stored).toContainEqual(pet);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('logs how to create a key when the store has none, then "listening" after warming up', async () => {
+    const server = spawnServer(env());
+    const url = await listening(server);
+    try {
+      const messages = server.logs.map((line) => line.msg);
+      const hint = messages.findIndex((msg) => String(msg).startsWith('No active API key yet'));
+      expect(hint).toBeGreaterThanOrEqual(0);
+      expect(String(messages[hint])).toContain('npm run --silent keys -- create --plan free');
+      expect(hint).toBeLessThan(messages.indexOf('listening'));
+      // The warm-up requests are not logged as traffic.
+      expect(server.logs.filter((line) => line.req !== undefined)).toEqual([]);
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    } finally {
+      server.child.kill('SIGKILL');
+      await server.exited;
+    }
+  });
+
+  it('logs requests as JSON with the request id and never the Authorization header', async () => {
+    const key = await storeKey();
+    const server = spawnServer(env());
+    const url = await listening(server);
+    try {
+      const response = await fetch(`${url}/v1/pets`, {
+        headers: { Authorization: `Bearer ${key}`, 'X-Request-Id': 'log-check' },
+      });
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      const line = server.logs.find((entry) => entry.msg === 'request completed');
+      expect(line).toMatchObject({ req: { id: 'log-check' }, res: { statusCode: 200 } });
+      expect(JSON.stringify(server.logs)).not.toContain(key);
+      expect(JSON.stringify(line)).toContain('"authorization":"[redacted]"');
+      expect(server.logs.some((entry) => String(entry.msg).startsWith('No active API key'))).toBe(
+        false,
+      );
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  });
+
+  it('stops on SIGTERM after finishing, closes the store, and exits 0', async () => {
+    const server = spawnServer(env());
+    await listening(server);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(server.logs.map((line) => line.msg)).toContain('stopped');
+  });
+
+  it('keeps pets across a restart', async () => {
+    const key = await storeKey();
+    const first = spawnServer(env());
+    const firstUrl = await listening(first);
+    const created = (await (
+      await fetch(`${firstUrl}/v1/pets`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Rex', categoryId: 1, status: 'sold' }),
+      })
+    ).json()) as Pet;
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+
+    const second = spawnServer(env());
+    const secondUrl = await listening(second);
+    try {
+      const response = await fetch(`${secondUrl}/v1/pets`, {
+        headers: { Authorization: `Bearer ${key}` },
+      });
+      expect(await response.json()).toEqual([created]);
+    } finally {
+      second.child.kill('SIGTERM');
+      await second.exited;
+    }
+  });
+
+  it.each([
+    ['PORT', 'eighty', 'PORT must be a whole number (got "eighty")'],
+    ['PORT', '70000', 'PORT must be at most 65535 (got "70000")'],
+    [
+      'LOG_LEVEL',
+      'loud',
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+    ],
+    ['DATABASE_URL', 'mysql://db', 'DATABASE_URL must be file:PATH (SQLite) or postgres://'],
+  ])('exits 1 with a clear message when %s is %s', async (name, value, message) => {
+    const server = spawnServer({ ...env(), [name]: value });
+    expect(await server.exited).toBe(1);
+    expect(server.stderr()).toContain('Invalid configuration:');
+    expect(server.stderr()).toContain(message);
+  });
+});

@@ -1,0 +1,58 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The server package folder. */
+export const serverDir = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface ServerProcess {
+  child: ChildProcess;
+  /** Every JSON log line so far. */
+  logs: Record<string, unknown>[];
+  /** Everything written to stderr so far. */
+  stderr: () => string;
+  /** Resolves with the exit code (or the signal's name). */
+  exited: Promise<number | string>;
+}
+
+/** Runs `src/main.ts` (through tsx, as `npm run keys` does) with `env` added to this environment. */
+export function spawnServer(env: Record<string, string>): ServerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: serverDir,
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: Record<string, unknown>[] = [];
+  let stderr = '';
+  let pending = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    pending += chunk;
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines)
+      if (line.trim()) logs.push(JSON.parse(line) as Record<string, unknown>);
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<number | string>((resolve) => {
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1));
+  });
+  return { child, logs, stderr: () => stderr, exited };
+}
+
+/** Resolves with the server's URL once it logs "listening"; rejects if it exits first. */
+export function listening(server: ServerProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const line = server.logs.find((entry) => entry.msg === 'listening');
+      if (line) {
+        server.child.stdout?.off('data', check);
+        resolve(line.url as string);
+      }
+    };
+    server.child.stdout?.on('data', check);
+    void server.exited.then((code) =>
+      reject(new Error(`server exited (${code}) before listening: ${server.stderr()}`)),
+    );
+  });
+}
