@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import type { Pet } from '@petstore/types';
+import { generateApiKey } from '../auth/api-key.js';
+import { planQuotas } from '../auth/plans.js';
+import { openApiJsonFile } from '../middleware/openapi-validator.js';
+import type { Storage } from '../storage/store.js';
+import { examplePets } from './example-pets.js';
+
+/** The plan of the sandbox key: Pro, so exploring rarely meets a 429 but still can. */
+export const sandboxPlan = 'pro';
+
+/**
+ * Fills an (empty, in-memory) store for the mock: the animals of the description's examples,
+ * and one sandbox API key on the Pro plan.
+ *
+ * @returns The stored pets and the raw sandbox key (shown once; only its hash is stored).
+ * @example
+ * ```ts
+ * const storage = await openStorage('file::memory:');
+ * const { key } = await seedMockStore(storage);
+ * ```
+ */
+export async function seedMockStore(
+  storage: Storage,
+  description: unknown = JSON.parse(readFileSync(openApiJsonFile, 'utf8')),
+): Promise<{ pets: Pet[]; key: string }> {
+  const pets: Pet[] = [];
+  for (const pet of examplePets(description)) pets.push(await storage.pets.create(pet));
+  const key = generateApiKey();
+  await storage.keys.create({
+    hash: key.hash,
+    displayPrefix: key.displayPrefix,
+    name: 'sandbox',
+    plan: sandboxPlan,
+    ...planQuotas[sandboxPlan],
+  });
+  return { pets, key: key.raw };
+}
