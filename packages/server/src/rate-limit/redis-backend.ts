@@ -19,10 +19,10 @@ export interface RedisRateLimiterOptions extends RedisConnectionOptions {
  * instances on one Redis enforce one limit. Each count is rate-limiter-flexible's atomic
  * `RateLimiterRedis` increment (a Lua script: increment and expiry in one step).
  *
- * Resolves once the first connection attempt settles. When Redis is unreachable, each counter falls back to its `insuranceLimiter`, an
- * in-process `RateLimiterMemory`: the service keeps answering and keeps limiting, each
- * instance on its own, and goes back to Redis as soon as Redis answers again (counts made
- * in memory meanwhile are not copied over). Availability wins over exactness here: a
+ * Resolves once the first connection attempt settles. When Redis is unreachable, each
+ * counter falls back to its `insuranceLimiter`, an in-process `RateLimiterMemory`: the
+ * service keeps answering and keeps limiting, each instance on its own, and goes back to
+ * Redis as soon as Redis answers again (counts made in memory meanwhile are not copied). Availability wins over exactness here: a
  * rate limiter that takes the API down with it would do more harm than a short outage of
  * exact shared counting.
  *
