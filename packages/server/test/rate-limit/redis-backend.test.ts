@@ -152,6 +152,28 @@ describe('Redis backend when Redis goes away and comes back', () => {
     }
   });
 
+  it('keeps banning keys in process while Redis is away', async () => {
+    const log = capturedLogger();
+    const limiter = await createRedisRateLimiter({
+      url: own.url,
+      clock: new ManualClock(),
+      ban: { threshold: 1, seconds: 60 },
+      keyPrefix: 'ban-outage',
+      logger: log.logger,
+    });
+    try {
+      await own.stop();
+      await log.waitFor(/unreachable/);
+      const decisions = [];
+      for (let i = 0; i < 3; i++) {
+        decisions.push(outcome(await limiter.consume('key:1', { perMinute: 1, perDay: 10 })));
+      }
+      expect(decisions).toEqual(['ok', 'rate_limited', 'key_banned']);
+    } finally {
+      await limiter.close();
+    }
+  });
+
   it('starts on the in-process counters when Redis is not there at start-up', async () => {
     const log = capturedLogger();
     const limiter = await createRedisRateLimiter({
