@@ -1,7 +1,6 @@
 import { inspect } from 'node:util';
 import type { Storage } from '@petstore/server';
 import { describe, expect, it } from 'vitest';
-import { createMemoryRateLimiter } from '../../../server/src/rate-limit/memory-backend.js';
 import {
   AbortedError,
   createPetstoreClient,
@@ -10,7 +9,7 @@ import {
   TimeoutError,
 } from '../../src/index.js';
 import type { Sleep } from '../../src/time.js';
-import { clientOf, realServer, UNKNOWN_KEY } from './support.js';
+import { clientOf, limitedServer, realServer, UNKNOWN_KEY } from './support.js';
 
 /** Every way an error can be shown: message, stack, JSON, and Node's inspection (causes included). */
 function everyRendering(error: unknown): string {
@@ -147,7 +146,7 @@ describe('failures against the real server', () => {
   });
 
   it('keeps the key out of RetryBudgetExceededError and of 401 results', async () => {
-    const server = await realServer({ limiter: (clock) => createMemoryRateLimiter({ clock }) });
+    const server = await limitedServer();
     const key = await server.createKey('enterprise', { perMinute: 1, perDay: 100 });
     const { client } = clientOf(server, key, { retry: { maxAttempts: 1 } });
     await client.listPets();

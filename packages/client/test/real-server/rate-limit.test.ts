@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-// The real in-memory limiter (rate-limiter-flexible) on the server's test clock.
-import { createMemoryRateLimiter } from '../../../server/src/rate-limit/memory-backend.js';
 import { RetryBudgetExceededError } from '../../src/index.js';
-import { clientOf, realServer } from './support.js';
-
-/** A real server with the real limiter; bans after `banThreshold` 429s within a minute. */
-async function limitedServer(banThreshold = 20) {
-  return realServer({
-    limiter: (clock) =>
-      createMemoryRateLimiter({ clock, ban: { threshold: banThreshold, seconds: 900 } }),
-  });
-}
+import { clientOf, limitedServer } from './support.js';
 
 /** Records the status of every response the server sent. */
 function recordingFetch(statuses: number[]) {

@@ -1,5 +1,8 @@
 import { startTestServer, type TestServer, type TestServerOptions } from '@petstore/server/testing';
 import { afterEach } from 'vitest';
+// The real in-memory limiter (rate-limiter-flexible). `@petstore/server/testing` does not
+// export it (yet), so it is imported from the server's source: the one place that does.
+import { createMemoryRateLimiter } from '../../../server/src/rate-limit/memory-backend.js';
 import {
   createPetstoreClient,
   type PetstoreClient,
@@ -17,6 +20,17 @@ export async function realServer(options?: TestServerOptions): Promise<TestServe
   const server = await startTestServer(options);
   servers.push(server);
   return server;
+}
+
+/**
+ * A real server with the real in-memory rate limiter on the server's clock; a key that
+ * gets `banThreshold` 429s within a minute is banned for 900 s.
+ */
+export async function limitedServer(banThreshold = 20): Promise<TestServer> {
+  return realServer({
+    limiter: (clock) =>
+      createMemoryRateLimiter({ clock, ban: { threshold: banThreshold, seconds: 900 } }),
+  });
 }
 
 afterEach(async () => {
