@@ -97,7 +97,7 @@ describe('the server process', { timeout: 30_000 }, () => {
       const line = server.logs.find((entry) => entry.msg === 'request completed');
       expect(line).toMatchObject({ req: { id: 'log-check' }, res: { statusCode: 200 } });
       expect(JSON.stringify(server.logs)).not.toContain(key);
-      expect(JSON.stringify(line)).toContain('"authorization":"[redacted]"');
+      expect(JSON.stringify(server.logs)).not.toMatch(/authorization/i);
       expect(server.logs.some((entry) => String(entry.msg).startsWith('No active API key'))).toBe(
         false,
       );
