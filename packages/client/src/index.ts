@@ -41,5 +41,5 @@ export type { ListAllPetsFilter } from './pagination.js';
 export type { PetstoreResult } from './result.js';
 export type { FetchLike } from './retry/attempt.js';
 export { backoffDelay } from './retry/backoff.js';
-export { DEFAULT_RETRY, type RetryOptions } from './retry/options.js';
+export { DEFAULT_RETRY, type RetryEvent, type RetryOptions } from './retry/options.js';
 export type { Clock, Random, Sleep } from './time.js';

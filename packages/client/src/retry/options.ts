@@ -1,3 +1,19 @@
+/** What the client is about to do before a retry, for logs and metrics. */
+export interface RetryEvent {
+  /** `GET /v1/pets`: method and path (never headers, so never the key). */
+  request: string;
+  /** The attempt that failed (1 for the first). */
+  attempt: number;
+  /** How long the client waits before the next attempt, in ms. */
+  delayMs: number;
+  /** Where the wait comes from: the server's `Retry-After`, or the client's backoff. */
+  waitFrom: 'retry-after' | 'backoff';
+  /** The status of the failed attempt; undefined when it got no response. */
+  status: number | undefined;
+  /** The failure of an attempt that got no response (NetworkError, TimeoutError). */
+  error: unknown;
+}
+
 /**
  * How the client retries. Every field is optional; `resolveRetryOptions` fills the
  * defaults.
@@ -15,9 +31,12 @@ export interface RetryOptions {
    * fast with `RetryBudgetExceededError`.
    */
   budgetMs?: number;
+  /** Called before each wait for a retry (e.g. to log it); default none. */
+  onRetry?: ((event: RetryEvent) => void) | undefined;
 }
 
-export type ResolvedRetryOptions = Required<RetryOptions>;
+export type ResolvedRetryOptions = Required<Omit<RetryOptions, 'onRetry'>> &
+  Pick<RetryOptions, 'onRetry'>;
 
 export const DEFAULT_RETRY: ResolvedRetryOptions = {
   maxAttempts: 4,

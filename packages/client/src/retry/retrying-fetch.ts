@@ -136,6 +136,14 @@ export function createRetryingFetch(options: RetryingFetchOptions): FetchLike {
         });
       }
       await outcome.response?.body?.cancel().catch(() => {});
+      retry.onRetry?.({
+        request: what,
+        attempt,
+        delayMs: delay,
+        waitFrom: retryAfterMs === undefined ? 'backoff' : 'retry-after',
+        status: outcome.response?.status,
+        error: outcome.failure,
+      });
       await wait(delay);
     }
   };

@@ -113,6 +113,47 @@ describe('createRetryingFetch', () => {
     expect(time.sleeps).toEqual([50, 100, 200]);
   });
 
+  it('reports each retry to onRetry before waiting', async () => {
+    const error = { code: 'internal_error', message: 'Oops.', status: 500 };
+    const { fetch } = scripted(
+      rateLimited('2'),
+      json(503, error),
+      new TypeError('fetch failed'),
+      json(200, []),
+    );
+    const events: unknown[] = [];
+    const { retryingFetch } = setup(fetch, {
+      retry: { baseDelayMs: 100, onRetry: (event) => events.push(event) },
+    });
+    await retryingFetch(get());
+    expect(events).toEqual([
+      {
+        request: 'GET /v1/pets',
+        attempt: 1,
+        delayMs: 2000,
+        waitFrom: 'retry-after',
+        status: 429,
+        error: undefined,
+      },
+      {
+        request: 'GET /v1/pets',
+        attempt: 2,
+        delayMs: 100,
+        waitFrom: 'backoff',
+        status: 503,
+        error: undefined,
+      },
+      {
+        request: 'GET /v1/pets',
+        attempt: 3,
+        delayMs: 200,
+        waitFrom: 'backoff',
+        status: undefined,
+        error: expect.any(NetworkError),
+      },
+    ]);
+  });
+
   it('caps each backoff wait at maxDelayMs', async () => {
     const error = { code: 'internal_error', message: 'Oops.', status: 500 };
     const { fetch } = scripted(json(500, error), json(500, error), json(500, error), json(200, []));
