@@ -56,6 +56,34 @@ describe('PostgreSQL storage', () => {
     expect(applied.rows).toEqual([{ version: 1 }]);
   });
 
+  it('reports a dropped idle connection and serves the next query on a new one', async () => {
+    let reportDrop: (error: Error) => void = () => {};
+    const dropped = new Promise<Error>((resolve) => {
+      reportDrop = resolve;
+    });
+    const store = await openPostgresStorage({
+      connectionString: database.url,
+      onIdleConnectionError: (error) => reportDrop(error),
+    });
+    try {
+      await store.ping(); // leaves one idle connection in the pool
+
+      // What a database restart or failover does to every open connection.
+      await admin.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity
+         where datname = current_database() and pid <> pg_backend_pid()`,
+      );
+
+      expect((await dropped).message).toMatch(/terminat/i);
+      await expect(store.ping()).resolves.toBeUndefined();
+      expect(await store.pets.create({ name: 'After restart', categoryId: 1 })).toMatchObject({
+        name: 'After restart',
+      });
+    } finally {
+      await store.close();
+    }
+  });
+
   it('rejects opening when the database cannot be reached', async () => {
     const unreachable = new URL(database.url);
     unreachable.port = '1';
