@@ -112,7 +112,24 @@ export function toApiError(err: unknown, contentType?: string): ApiError {
         return unsupportedMediaType(contentType);
     }
   }
+  if (err instanceof URIError) {
+    // The router could not percent-decode a path segment (it marks these 400).
+    return new ApiError('invalid_request', 'The request path is not valid percent-encoding.');
+  }
+  if (isClientHttpError(err)) {
+    // Other client errors raised by Express and its body parser (http-errors with
+    // `expose: true`, whose messages are meant for the client), e.g. a body whose
+    // Content-Encoding does not match it.
+    return new ApiError('invalid_request', `The request is invalid: ${err.message}.`);
+  }
   return new ApiError('internal_error');
+}
+
+/** An http-errors client error (https://github.com/jshttp/http-errors): 4xx, safe to show. */
+function isClientHttpError(err: unknown): err is { status: number; message: string } {
+  if (!(err instanceof Error)) return false;
+  const { expose, status } = err as Error & { expose?: unknown; status?: unknown };
+  return expose === true && typeof status === 'number' && status >= 400 && status < 500;
 }
 
 /**

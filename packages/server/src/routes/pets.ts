@@ -23,10 +23,19 @@ function requireSafeInteger(field: string, value: number): number {
   if (!Number.isSafeInteger(value)) {
     throw new ApiError(
       'invalid_request',
-      `${field} must be an integer within ±9007199254740991 (2^53−1).`,
+      `${field} must be an integer within ±9007199254740991 (2^53−1), written in decimal.`,
     );
   }
   return value;
+}
+
+/**
+ * A path segment as an integer, written plainly (`-12`, `0`, `42`). The validator coerces with
+ * JavaScript's Number(), which also reads `0x10`, `1e3`, `01` and ` ` as numbers; those are not
+ * identifiers, so they come out NaN here and get 400.
+ */
+function parseIntegerLiteral(text: string): number {
+  return /^(0|-?[1-9][0-9]*)$/.test(text) ? Number(text) : Number.NaN;
 }
 
 /** The three operations of the contract, under `/v1`. Requests reach them already validated. */
@@ -75,7 +84,7 @@ export function petRoutes(storage: Storage): Router {
 
   // getPet (deprecated; its headers are set by the deprecation middleware).
   router.get('/v1/pets/:petId', async (req: Request<{ petId: string }>, res: GetPetResponse) => {
-    const id = requireSafeInteger('request/params/petId', Number(req.params.petId));
+    const id = requireSafeInteger('request/params/petId', parseIntegerLiteral(req.params.petId));
     const pet = await storage.pets.get(id);
     if (pet === undefined) throw new ApiError('not_found', `No pet with id ${id}.`);
     res.status(200).json(pet);

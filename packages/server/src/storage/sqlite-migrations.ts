@@ -8,7 +8,7 @@ export const sqliteMigrations: readonly string[] = [
   `
   CREATE TABLE pets (
     id          INTEGER PRIMARY KEY AUTOINCREMENT,
-    name        TEXT    NOT NULL CHECK (length(name) BETWEEN 1 AND 255),
+    name        TEXT    NOT NULL,
     category_id INTEGER NOT NULL,
     status      TEXT    CHECK (status IN ('available', 'pending', 'sold'))
   );

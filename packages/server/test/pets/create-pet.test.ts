@@ -123,6 +123,26 @@ describe('POST /v1/pets', () => {
     expect(error.message).toBe('request/body is not well-formed JSON.');
   });
 
+  it('answers 400 when the body does not match its Content-Encoding', async () => {
+    const response = await fetch(`${server.baseUrl}/pets`, {
+      method: 'POST',
+      headers: authorized(key, { 'Content-Type': 'application/json', 'Content-Encoding': 'br' }),
+      body: '{"name":"Rex","categoryId":1}',
+    });
+    const error = await expectError(response, 400, 'invalid_request');
+    expect(error.message).toBe('The request is invalid: Decompression failed.');
+  });
+
+  it('stores any string name of 1 to 255 characters exactly, NUL and emoji included', async () => {
+    for (const name of ['\u0000', 'Rex 🐕', 'x'.repeat(255)]) {
+      const response = await postPet(server, key, { name, categoryId: 1 });
+      expect(response.status).toBe(201);
+      const pet = (await response.json()) as Pet;
+      expect(pet.name).toBe(name);
+      expect((await server.storage.pets.get(pet.id))?.name).toBe(name);
+    }
+  });
+
   it('answers 413 when the body exceeds 100 KiB', async () => {
     const response = await postPet(server, key, { name: 'x'.repeat(102_400), categoryId: 1 });
     expectApiHeaders(response);

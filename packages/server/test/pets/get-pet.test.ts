@@ -51,6 +51,30 @@ describe('GET /v1/pets/{petId} (deprecated)', () => {
     expect(error.message).toBe(message);
   });
 
+  it.each(['0x10', '1e3', '01', '%20', '-0'])(
+    'answers 400 for petId %s, a number only JavaScript would read',
+    async (petId) => {
+      const response = await get(server, key, `/v1/pets/${petId}`);
+      expectDeprecationHeaders(response);
+      const error = await expectError(response, 400, 'invalid_request');
+      expect(error.message).toBe(
+        'request/params/petId must be an integer within ±9007199254740991 (2^53−1), written in decimal.',
+      );
+    },
+  );
+
+  it.each(['%E0%A4%A', '%'])(
+    'answers 400 when petId %s is not valid percent-encoding',
+    async (petId) => {
+      const error = await expectError(
+        await get(server, key, `/v1/pets/${petId}`),
+        400,
+        'invalid_request',
+      );
+      expect(error.message).toBe('The request path is not valid percent-encoding.');
+    },
+  );
+
   it('answers 404 (not a rounded neighbour) for the largest safe id', async () => {
     const response = await get(server, key, '/v1/pets/9007199254740991');
     const error = await expectError(response, 404, 'not_found');
