@@ -4,10 +4,13 @@ import type { Pet } from '@petstore/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { generateApiKey } from '../../src/auth/api-key.js';
+import { planQuotas } from '../../src/auth/plans.js';
 import { createLogger } from '../../src/logger.js';
+import { createRedisRateLimiter } from '../../src/rate-limit/redis-backend.js';
 import { openStorage } from '../../src/storage/open-storage.js';
 import type { Storage } from '../../src/storage/store.js';
-import { createPermissiveLimiter, createTestClock } from '../../src/testing/index.js';
+import { createTestClock, type TestClock } from '../../src/testing/index.js';
+import { deleteKeys, redisUrl, uniquePrefix } from '../rate-limit/support.js';
 import {
   createTemporaryPostgresDatabase,
   type TemporaryPostgresDatabase,
@@ -15,8 +18,10 @@ import {
 
 /**
  * The scale story beyond one machine (DESIGN.md "Scale"): server instances keep no state of
- * their own, so any number of them can share one PostgreSQL database behind a load balancer.
- * Two real servers on loopback, each with its own connection pool, stand in for two machines.
+ * their own, so any number of them behind a load balancer share one PostgreSQL database
+ * (pets, keys) and one Redis (rate limits, bans). Two real servers on loopback, each with its
+ * own connection pool and Redis connection, stand in for two machines; they read one clock,
+ * as machines read one wall-clock time.
  */
 interface Instance {
   /** `http://127.0.0.1:PORT` */
@@ -25,15 +30,19 @@ interface Instance {
   close(): Promise<void>;
 }
 
-async function startInstance(databaseUrl: string): Promise<Instance> {
-  const clock = createTestClock();
+async function startInstance(
+  databaseUrl: string,
+  clock: TestClock,
+  keyPrefix: string,
+): Promise<Instance> {
+  const logger = createLogger('silent');
   const storage = await openStorage(databaseUrl, { clock });
-  const limiter = createPermissiveLimiter(clock);
+  const limiter = await createRedisRateLimiter({ url: redisUrl, clock, keyPrefix, logger });
   const app = createApp({
     storage,
     limiter,
     clock,
-    logger: createLogger('silent'),
+    logger,
     config: { trustProxy: false, validateResponses: true },
   });
   const server = await new Promise<Server>((resolve, reject) => {
@@ -55,20 +64,23 @@ async function startInstance(databaseUrl: string): Promise<Instance> {
 }
 
 /** Stores a new active key through `storage` (as the keys CLI does) and returns the raw key. */
-async function createKey(storage: Storage): Promise<{ raw: string; id: number }> {
+async function createKey(
+  storage: Storage,
+  plan: 'free' | 'pro' = 'pro',
+): Promise<{ raw: string; id: number }> {
   const key = generateApiKey();
   const record = await storage.keys.create({
     hash: key.hash,
     displayPrefix: key.displayPrefix,
     name: 'two instances',
-    plan: 'pro',
-    perMinute: 300,
-    perDay: 10_000,
+    plan,
+    ...planQuotas[plan],
   });
   return { raw: key.raw, id: record.id };
 }
 
-describe('two server instances on one PostgreSQL database', () => {
+describe('two server instances on one PostgreSQL database and one Redis', () => {
+  const keyPrefix = uniquePrefix();
   let database: TemporaryPostgresDatabase;
   let one: Instance;
   let two: Instance;
@@ -83,13 +95,18 @@ describe('two server instances on one PostgreSQL database', () => {
   beforeAll(async () => {
     database = await createTemporaryPostgresDatabase();
     // Started together, as a deployment would: both run the migrations at once.
-    [one, two] = await Promise.all([startInstance(database.url), startInstance(database.url)]);
+    const clock = createTestClock();
+    [one, two] = await Promise.all([
+      startInstance(database.url, clock, keyPrefix),
+      startInstance(database.url, clock, keyPrefix),
+    ]);
     apiKey = (await createKey(one.storage)).raw;
   });
 
   afterAll(async () => {
     await Promise.all([one?.close(), two?.close()]);
     await database?.drop();
+    await deleteKeys(redisUrl, keyPrefix);
   });
 
   it('lists and fetches through one instance a pet created through the other', async () => {
@@ -148,5 +165,20 @@ describe('two server instances on one PostgreSQL database', () => {
       expect(response.status).toBe(401);
       expect(await response.json()).toMatchObject({ code: 'unauthorized', status: 401 });
     }
+  });
+
+  it('enforces one limit across both: 60 of 100 concurrent requests of a Free key pass', async () => {
+    const key = await createKey(one.storage, 'free');
+
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        call(i % 2 === 0 ? one : two, '/v1/pets?limit=1', {}, key.raw),
+      ),
+    );
+    await Promise.all(responses.map((response) => response.arrayBuffer()));
+
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(60);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(40);
   });
 });
