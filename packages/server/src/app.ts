@@ -1,7 +1,7 @@
 import express, { type Express, type RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 import { generateApiKey } from './auth/api-key.js';
-import { identifyCaller } from './auth/identify-caller.js';
+import { failIfCallerUnknown, identifyCaller } from './auth/identify-caller.js';
 import { anonymousQuota } from './auth/plans.js';
 import type { Clock } from './clock.js';
 import type { AppConfig } from './config.js';
@@ -104,6 +104,7 @@ export function createApp({ storage, limiter, clock, logger, config }: AppDeps):
     }),
   );
   app.use(rateLimit({ limiter, anonymousQuota }));
+  app.use(failIfCallerUnknown());
   app.all('/v1/pets/:petId', getPetDeprecation());
   app.use(jsonBody());
   app.use(openApiValidation({ validateResponses: config.validateResponses }));

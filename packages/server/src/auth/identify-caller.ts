@@ -23,8 +23,24 @@ export function identifyCaller({ keys, internalKey }: IdentifyCallerOptions): Re
     const token = bearerToken(req.headers.authorization);
     if (token === undefined || !isWellFormedApiKey(token)) return next();
     const hash = hashApiKey(token);
-    res.locals.apiKey = internalKey?.(hash) ?? (await keys.findActiveByHash(hash));
+    try {
+      res.locals.apiKey = internalKey?.(hash) ?? (await keys.findActiveByHash(hash));
+    } catch (error) {
+      // The store failed: count the caller by address first (so even this 500 carries the
+      // X-RateLimit-* headers the contract promises), then fail in `failIfCallerUnknown`.
+      res.locals.callerLookupError = error;
+    }
     next();
+  };
+}
+
+/**
+ * Runs after the rate limiter: passes on the store failure `identifyCaller` deferred, if any
+ * (it becomes a 500 `internal_error`).
+ */
+export function failIfCallerUnknown(): RequestHandler {
+  return (_req, res, next) => {
+    next(res.locals.callerLookupError);
   };
 }
 

@@ -91,6 +91,29 @@ describe('errors', () => {
     }
   });
 
+  it('answers 500 with the rate-limit headers when the key store fails', async () => {
+    const server = await startTestServer({
+      decorateStorage: (storage) => ({
+        ...storage,
+        keys: {
+          ...storage.keys,
+          findActiveByHash: async () => {
+            throw new Error('connection refused');
+          },
+        },
+      }),
+    });
+    try {
+      const key = await server.createKey();
+      const response = await get(server, key, '/v1/pets');
+      expectApiHeaders(response);
+      expect(response.headers.get('X-RateLimit-Limit')).toBe('60');
+      await expectError(response, 500, 'internal_error');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('validates responses: a handler answer that breaks the contract becomes a 500', async () => {
     const { logger, lines } = capturingLogger();
     const server = await startTestServer({
