@@ -75,9 +75,12 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
     const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
     force.unref();
-    // close() stops accepting and resolves once in-flight requests are done (idle keep-alive
-    // connections are closed at once).
+    // close() stops accepting and resolves once every connection has ended. It closes the
+    // idle keep-alive connections of that moment only; a connection whose request finishes
+    // later would linger for the keep-alive timeout, so keep closing the idle ones.
+    const closeIdle = setInterval(() => server.closeIdleConnections(), 100);
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    clearInterval(closeIdle);
     await limiter.close();
     await storage.close();
     logger.info('stopped');

@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type IncomingMessage, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Pet } from '@petstore/types';
@@ -112,6 +114,46 @@ describe('the server process', { timeout: 30_000 }, () => {
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
     expect(server.logs.map((line) => line.msg)).toContain('stopped');
+  });
+
+  it('on SIGTERM finishes a request already in flight, then exits 0 with the pet stored', async () => {
+    const key = await storeKey();
+    const server = spawnServer(env());
+    const url = new URL(await listening(server));
+    // Expect: 100-continue makes the server confirm it holds the request before the body is sent.
+    const request = httpRequest({
+      host: url.hostname,
+      port: url.port,
+      method: 'POST',
+      path: '/v1/pets',
+      headers: {
+        Authorization: `Bearer ${key}`,
+        'Content-Type': 'application/json',
+        Expect: '100-continue',
+      },
+    });
+    request.flushHeaders();
+    await once(request, 'continue');
+    server.child.kill('SIGTERM');
+    await new Promise<void>((resolve) => {
+      const check = () => {
+        if (server.logs.some((line) => String(line.msg).startsWith('shutting down'))) resolve();
+        else server.child.stdout?.once('data', check);
+      };
+      check();
+    });
+    request.end(JSON.stringify({ name: 'Late', categoryId: 1 }));
+    const [response] = (await once(request, 'response')) as [IncomingMessage];
+    let body = '';
+    for await (const chunk of response) body += String(chunk);
+    expect(response.statusCode).toBe(201);
+    expect(await server.exited).toBe(0);
+    const storage = openSqliteStorage(databaseFile);
+    try {
+      expect(await storage.pets.list({ limit: 10 })).toEqual([JSON.parse(body) as Pet]);
+    } finally {
+      await storage.close();
+    }
   });
 
   it('keeps pets across a restart', async () => {
