@@ -43,8 +43,9 @@ const WARM_UP_REQUEST_ID = 'warm-up';
 
 /**
  * Builds the Pet Store app. The middleware order is the design: request id → logging →
- * security headers → public routes (no auth, no limits) → identify the caller → rate limit
- * (so 401/404/405 carry X-RateLimit-*) → getPet deprecation headers → JSON body → the
+ * security headers → public routes (no auth, no limits) → getPet deprecation headers (so
+ * every answer of getPet, 429 included, carries them) → identify the caller → rate limit
+ * (so 401/404/405 carry X-RateLimit-*) → JSON body → the
  * OpenAPI validator (auth 401, 400, 404, 405, 415) → the operations → 404 → errors.
  *
  * @example
@@ -97,6 +98,8 @@ export function createApp({ storage, limiter, clock, logger, config }: AppDeps):
   app.use(securityHeaders());
   app.use(publicRoutes(storage));
 
+  // Before anything can refuse the request, so 401, 404 and 429 answers carry the headers too.
+  app.all('/v1/pets/:petId', getPetDeprecation());
   app.use(
     identifyCaller({
       keys: storage.keys,
@@ -105,7 +108,6 @@ export function createApp({ storage, limiter, clock, logger, config }: AppDeps):
   );
   app.use(rateLimit({ limiter, anonymousQuota }));
   app.use(failIfCallerUnknown());
-  app.all('/v1/pets/:petId', getPetDeprecation());
   app.use(jsonBody());
   app.use(openApiValidation({ validateResponses: config.validateResponses }));
   app.use(petRoutes(storage));

@@ -10,7 +10,8 @@ export const GET_PET_DEPRECATION_LINK =
 
 /**
  * Announces the deprecation of `GET /v1/pets/{petId}` on every one of its answers, errors included
- * (mounted before authentication and validation, so 400, 401, 404 and 429 carry it too).
+ * (mounted before authentication, rate limiting and validation, so 400, 401, 404, 429 and 500
+ * carry it too).
  */
 export function getPetDeprecation(): RequestHandler {
   return (req, res, next) => {

@@ -34,7 +34,10 @@ export { createTestClock, type TestClock } from './test-clock.js';
 export interface TestServerOptions {
   /** The clock the app (and the default limiter) reads; default `createTestClock()`. */
   clock?: TestClock;
-  /** The rate limiter, or a factory given the clock; default: one that allows everything. */
+  /**
+   * The rate limiter (closed by the caller), or a factory given the clock (its limiter is closed
+   * by `close`); default: one that allows everything.
+   */
   limiter?: RateLimiter | ((clock: TestClock) => RateLimiter);
   /** The SQLite file; default a new file in a temporary folder (removed by `close`). */
   databaseFile?: string;
@@ -63,7 +66,7 @@ export interface TestServer {
    * the plan's numbers (enterprise without one gets 10000/minute, 1000000/day).
    */
   createKey(plan?: Plan, quota?: Quota): Promise<string>;
-  /** Stops the server, closes limiter (when created here) and storage, removes the temp folder. */
+  /** Stops the server, closes the limiter (unless passed in) and storage, removes the temp folder. */
   close(): Promise<void>;
 }
 
@@ -73,7 +76,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const tempDir = options.databaseFile ? undefined : mkdtempSync(path.join(tmpdir(), 'petstore-'));
   const databaseFile = options.databaseFile ?? path.join(tempDir as string, 'petstore.db');
   const storage = openSqliteStorage(databaseFile, { clock });
-  const ownLimiter = options.limiter === undefined;
+  // A limiter passed in is the caller's to close; one made here (default or factory) is ours.
+  const ownLimiter = typeof options.limiter !== 'object';
   const limiter =
     typeof options.limiter === 'function'
       ? options.limiter(clock)

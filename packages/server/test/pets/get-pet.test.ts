@@ -1,5 +1,6 @@
 import type { Pet } from '@petstore/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemoryRateLimiter } from '../../src/rate-limit/memory-backend.js';
 import { startTestServer, type TestServer } from '../../src/testing/index.js';
 import { expectApiHeaders, expectDeprecationHeaders, expectError } from '../support/contract.js';
 import { createPet, get } from '../support/requests.js';
@@ -74,6 +75,23 @@ describe('GET /v1/pets/{petId} (deprecated)', () => {
       expect(error.message).toBe('The request path is not valid percent-encoding.');
     },
   );
+
+  it('answers 429, with the deprecation headers, over the rate limit', async () => {
+    const limited = await startTestServer({
+      limiter: (clock) => createMemoryRateLimiter({ clock }),
+    });
+    try {
+      const oneAMinute = await limited.createKey('enterprise', { perMinute: 1, perDay: 10 });
+      expect((await get(limited, oneAMinute, '/v1/pets/1')).status).toBe(404);
+      const response = await get(limited, oneAMinute, '/v1/pets/1');
+      expectApiHeaders(response);
+      expectDeprecationHeaders(response);
+      expect(response.headers.get('Retry-After')).toMatch(/^[1-9]\d*$/);
+      await expectError(response, 429, 'rate_limited');
+    } finally {
+      await limited.close();
+    }
+  });
 
   it('answers 404 (not a rounded neighbour) for the largest safe id', async () => {
     const response = await get(server, key, '/v1/pets/9007199254740991');
