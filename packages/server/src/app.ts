@@ -42,11 +42,12 @@ export interface PetstoreApp extends Express {
 const WARM_UP_REQUEST_ID = 'warm-up';
 
 /**
- * Builds the Pet Store app. The middleware order is the design: request id → logging →
- * security headers → public routes (no auth, no limits) → getPet deprecation headers (so
- * every answer of getPet, 429 included, carries them) → identify the caller → rate limit
- * (so 401/404/405 carry X-RateLimit-*) → JSON body → the
- * OpenAPI validator (auth 401, 400, 404, 405, 415) → the operations → 404 → errors.
+ * Builds the Pet Store app. The middleware order is the design:
+ * request id → logging → security headers → public routes (no auth, no limits) →
+ * getPet deprecation headers (so every answer of getPet, 429 included, carries them) →
+ * identify the caller → rate limit (so 401/404/405 carry X-RateLimit-*) → JSON body →
+ * the OpenAPI validator (auth 401, 400, 404, 405, 415) → the operations → 404 → errors.
+ * Until `warmUp` has run, an in-memory warm-up key (never shown anywhere) is also accepted.
  *
  * @example
  * ```ts

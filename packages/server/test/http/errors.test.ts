@@ -49,6 +49,7 @@ describe('errors', () => {
         headers: { Authorization: `Bearer ${key}` },
       });
       expect(response.headers.get('Allow')).toBe(allow);
+      if (path.startsWith('/v1/')) expectApiHeaders(response);
       await expectError(response, 405, 'method_not_allowed');
     } finally {
       await server.close();
