@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { type IncomingMessage, request as httpRequest } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Pet } from '@petstore/types';
@@ -180,6 +181,21 @@ describe('the server process', { timeout: 30_000 }, () => {
     } finally {
       second.child.kill('SIGTERM');
       await second.exited;
+    }
+  });
+
+  it('exits 1 saying why when the port is taken', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = taken.address() as AddressInfo;
+      const server = spawnServer({ ...env(), PORT: String(port) });
+      expect(await server.exited).toBe(1);
+      expect(server.stderr()).toContain(
+        `The server could not start: listen EADDRINUSE: address already in use 127.0.0.1:${port}`,
+      );
+    } finally {
+      taken.close();
     }
   });
 
