@@ -66,7 +66,10 @@ export interface components {
          * @enum {string}
          */
         PetStatus: "available" | "pending" | "sold";
-        /** @description The animal's name. */
+        /**
+         * @description The animal's name: 1 to 255 characters, none of them a control character
+         *     (U+0000–U+001F, U+007F), which no name needs and not every store can keep.
+         */
         PetName: string;
         /**
          * Format: int64

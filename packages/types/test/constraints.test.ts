@@ -59,8 +59,12 @@ describe('the constraints of the specification', () => {
     expect(parameter('getPet', 'petId').required).toBe(true);
   });
 
-  it('bounds name to 1..255 characters', () => {
-    expect(deref(schemas.NewPet.properties.name)).toMatchObject({ minLength: 1, maxLength: 255 });
+  it('bounds name to 1..255 characters without control characters', () => {
+    const name = deref(schemas.NewPet.properties.name);
+    expect(name).toMatchObject({ minLength: 1, maxLength: 255 });
+    const pattern = new RegExp(name.pattern, 'u');
+    expect(['Rex', 'Zoë 🐕'].filter((n) => pattern.test(n))).toEqual(['Rex', 'Zoë 🐕']);
+    expect(['Re\u0000x', 'Rex\n', 'Rex\u007F'].filter((n) => pattern.test(n))).toEqual([]);
   });
 
   it('defines the Error body with code, message and status, and the documented codes', () => {

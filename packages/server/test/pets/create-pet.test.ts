@@ -82,6 +82,16 @@ describe('POST /v1/pets', () => {
       'request/body/name must NOT have more than 255 characters',
     ],
     [
+      'name has a NUL character',
+      { name: 'Re\u0000x', categoryId: 1 },
+      'request/body/name must match pattern "^[^\\u0000-\\u001F\\u007F]*$"',
+    ],
+    [
+      'name has a line break',
+      { name: 'Rex\n', categoryId: 1 },
+      'request/body/name must match pattern "^[^\\u0000-\\u001F\\u007F]*$"',
+    ],
+    [
       'categoryId is not an integer',
       { name: 'Rex', categoryId: 1.5 },
       'request/body/categoryId must be integer',
@@ -133,8 +143,8 @@ describe('POST /v1/pets', () => {
     expect(error.message).toBe('The request is invalid: Decompression failed.');
   });
 
-  it('stores any string name of 1 to 255 characters exactly, NUL and emoji included', async () => {
-    for (const name of ['\u0000', 'Rex 🐕', 'x'.repeat(255)]) {
+  it('stores any name of 1 to 255 characters exactly, emoji and accents included', async () => {
+    for (const name of ['R', 'Rex 🐕', 'Zoë Ångström', 'x'.repeat(255)]) {
       const response = await postPet(server, key, { name, categoryId: 1 });
       expect(response.status).toBe(201);
       const pet = (await response.json()) as Pet;
