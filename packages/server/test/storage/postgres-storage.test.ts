@@ -1,5 +1,7 @@
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStorage } from '../../src/storage/open-storage.js';
+import { migratePostgres } from '../../src/storage/postgres-migrations.js';
 import { openPostgresStorage } from '../../src/storage/postgres-storage.js';
 import type { Storage } from '../../src/storage/store.js';
 import {
@@ -79,6 +81,39 @@ describe('PostgreSQL storage', () => {
       expect(await store.pets.create({ name: 'After restart', categoryId: 1 })).toMatchObject({
         name: 'After restart',
       });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('leaves nothing behind when a migration fails: every step or none', async () => {
+    const fresh = await createTemporaryPostgresDatabase();
+    const pool = new pg.Pool({ connectionString: fresh.url });
+    try {
+      await expect(
+        migratePostgres(pool, [
+          { version: 1, description: 'fine', sql: 'create table first_step (id int)' },
+          { version: 2, description: 'broken', sql: 'create table broken (' },
+        ]),
+      ).rejects.toThrow(/syntax error/);
+
+      const tables = await pool.query(
+        `select table_name from information_schema.tables where table_schema = 'public'`,
+      );
+      expect(tables.rows).toEqual([]);
+    } finally {
+      await pool.end();
+      await fresh.drop();
+    }
+  });
+
+  it('is what openStorage returns for postgres:// and postgresql:// URLs', async () => {
+    const alias = new URL(database.url);
+    alias.protocol = 'postgresql:';
+    const store = await openStorage(alias.toString());
+    try {
+      const pet = await store.pets.create({ name: 'Via alias', categoryId: 2 });
+      expect(await storage.pets.get(pet.id)).toEqual(pet);
     } finally {
       await store.close();
     }
