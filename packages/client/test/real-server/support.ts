@@ -1,8 +1,10 @@
-import { startTestServer, type TestServer, type TestServerOptions } from '@petstore/server/testing';
+import {
+  createMemoryRateLimiter,
+  startTestServer,
+  type TestServer,
+  type TestServerOptions,
+} from '@petstore/server/testing';
 import { afterEach } from 'vitest';
-// The real in-memory limiter (rate-limiter-flexible). `@petstore/server/testing` does not
-// export it (yet), so it is imported from the server's source: the one place that does.
-import { createMemoryRateLimiter } from '../../../server/src/rate-limit/memory-backend.js';
 import {
   createPetstoreClient,
   type PetstoreClient,

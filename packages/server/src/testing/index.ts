@@ -28,6 +28,7 @@ import type { Plan, Storage } from '../storage/store.js';
 import { createPermissiveLimiter } from './permissive-limiter.js';
 import { createTestClock, type TestClock } from './test-clock.js';
 
+export { createMemoryRateLimiter } from '../rate-limit/memory-backend.js';
 export { createPermissiveLimiter } from './permissive-limiter.js';
 export { createTestClock, type TestClock } from './test-clock.js';
 
