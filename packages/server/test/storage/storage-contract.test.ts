@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/clock.js';
 import { openStorage } from '../../src/storage/open-storage.js';
 import type { NewApiKey, Storage } from '../../src/storage/store.js';
+import { createTestClock } from '../../src/testing/index.js';
 import { createTemporaryPostgresDatabase } from './temporary-postgres-database.js';
 
 /**
@@ -47,17 +48,6 @@ const backends: Backend[] = [
   },
 ];
 
-/** A clock the tests move by hand. */
-function manualClock(startIso: string): Clock & { set(iso: string): void } {
-  let now = Date.parse(startIso);
-  return {
-    now: () => now,
-    set: (iso) => {
-      now = Date.parse(iso);
-    },
-  };
-}
-
 function newKey(overrides: Partial<NewApiKey> = {}): NewApiKey {
   return {
     hash: 'a'.repeat(64),
@@ -74,7 +64,7 @@ describe.each(backends)('storage contract on $name', (backend) => {
   let database: PreparedDatabase;
   let storage: Storage;
   const opened: Storage[] = [];
-  const clock = manualClock('2030-01-02T03:04:05.678Z');
+  const clock = createTestClock(new Date('2030-01-02T03:04:05.678Z'));
 
   /** Opens the test's database (again); closed after the test. */
   async function open(): Promise<Storage> {
@@ -90,7 +80,7 @@ describe.each(backends)('storage contract on $name', (backend) => {
   }
 
   beforeEach(async () => {
-    clock.set('2030-01-02T03:04:05.678Z');
+    clock.set(new Date('2030-01-02T03:04:05.678Z'));
     database = await backend.prepare();
     storage = await open();
   });
@@ -278,7 +268,7 @@ describe.each(backends)('storage contract on $name', (backend) => {
 
     it('revokes an active key once, at the clock’s time, after which it is not found', async () => {
       const record = await storage.keys.create(newKey());
-      clock.set('2030-02-03T04:05:06.789Z');
+      clock.set(new Date('2030-02-03T04:05:06.789Z'));
 
       expect(await storage.keys.revoke(record.id)).toBe(true);
       expect(await storage.keys.findActiveByHash(newKey().hash)).toBeUndefined();
@@ -286,7 +276,7 @@ describe.each(backends)('storage contract on $name', (backend) => {
         { ...record, revokedAt: '2030-02-03T04:05:06.789Z' },
       ]);
 
-      clock.set('2030-03-04T00:00:00.000Z');
+      clock.set(new Date('2030-03-04T00:00:00.000Z'));
       expect(await storage.keys.revoke(record.id)).toBe(false);
       expect((await storage.keys.list())[0]?.revokedAt).toBe('2030-02-03T04:05:06.789Z');
     });
