@@ -29,7 +29,11 @@ async function main(): Promise<void> {
   // npm runs the server inside its workspace; relative paths mean the folder npm was run from.
   const databaseUrl = resolveDatabaseUrl(config.databaseUrl, process.env.INIT_CWD ?? process.cwd());
   const clock = systemClock;
-  const storage = await openStorage(databaseUrl, { clock });
+  const storage = await openStorage(databaseUrl, {
+    clock,
+    onConnectionError: (error) =>
+      logger.warn({ err: error }, 'database connection lost; the pool reconnects on next use'),
+  });
   const limiter = await openRateLimiter({
     redisUrl: config.redisUrl,
     clock,

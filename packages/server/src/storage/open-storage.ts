@@ -6,6 +6,11 @@ import type { Storage } from './store.js';
 export interface OpenStorageOptions {
   /** Where record timestamps come from (defaults to the system clock). */
   clock?: Clock;
+  /**
+   * Told when an idle PostgreSQL connection fails (e.g. the server restarted): the pool
+   * replaces it on the next query, but an operator wants to know.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
 /**
@@ -29,7 +34,11 @@ export async function openStorage(
     return openSqliteStorage(file, options);
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    return openPostgresStorage({ connectionString: databaseUrl, clock: options.clock });
+    return openPostgresStorage({
+      connectionString: databaseUrl,
+      clock: options.clock,
+      onIdleConnectionError: options.onConnectionError,
+    });
   }
   throw new Error(
     `Unsupported DATABASE_URL scheme in "${databaseUrl.split(':')[0]}:…": use file:PATH (SQLite) or postgres://… (PostgreSQL).`,

@@ -63,9 +63,9 @@ describe('PostgreSQL storage', () => {
     const dropped = new Promise<Error>((resolve) => {
       reportDrop = resolve;
     });
-    const store = await openPostgresStorage({
-      connectionString: database.url,
-      onIdleConnectionError: (error) => reportDrop(error),
+    // Through openStorage, as main.ts opens it (it logs what this callback receives).
+    const store = await openStorage(database.url, {
+      onConnectionError: (error) => reportDrop(error),
     });
     try {
       await store.ping(); // leaves one idle connection in the pool
