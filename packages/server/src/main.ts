@@ -4,11 +4,10 @@
  * "listening". SIGTERM/SIGINT stop accepting, finish in-flight requests, then close the
  * limiter and the store.
  */
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { systemClock } from './clock.js';
 import { ConfigError, loadConfig, resolveDatabaseUrl } from './config.js';
+import { listen } from './listen.js';
 import { createLogger } from './logger.js';
 import { openRateLimiter } from './rate-limit/open-rate-limiter.js';
 import { openStorage } from './storage/open-storage.js';
@@ -42,18 +41,7 @@ async function main(): Promise<void> {
   });
   const app = createApp({ storage, limiter, clock, logger, config });
 
-  const server = app.listen(config.port, config.host);
-  await once(server, 'listening');
-  const { address, port, family } = server.address() as AddressInfo;
-  const host = family === 'IPv6' ? `[${address}]` : address;
-  const url = `http://${host}:${port}`;
-  const local =
-    address === '0.0.0.0'
-      ? `http://127.0.0.1:${port}`
-      : address === '::'
-        ? `http://[::1]:${port}`
-        : url;
-  await app.warmUp(local);
+  const { server, url } = await listen(app, config.port, config.host);
 
   if ((await storage.keys.countActive()) === 0) {
     logger.warn(

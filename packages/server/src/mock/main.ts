@@ -4,11 +4,10 @@
  * Stateful, unlike example-only mocks: a pet you create is in the next list. Nothing is kept
  * after it stops. PORT, HOST and LOG_LEVEL apply (default LOG_LEVEL here: warn).
  */
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { createApp } from '../app.js';
 import { systemClock } from '../clock.js';
 import { ConfigError, loadConfig } from '../config.js';
+import { listen } from '../listen.js';
 import { createLogger } from '../logger.js';
 import { openRateLimiter } from '../rate-limit/open-rate-limiter.js';
 import { openStorage } from '../storage/open-storage.js';
@@ -35,11 +34,7 @@ async function main(): Promise<void> {
     logger,
   });
   const app = createApp({ storage, limiter, clock, logger, config });
-  const server = app.listen(config.port, config.host);
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  await app.warmUp(url);
+  const { server, url } = await listen(app, config.port, config.host);
 
   process.stdout.write(
     [

@@ -2,7 +2,7 @@ import type { NewPet, Pet, PetStatus } from '@petstore/types';
 
 /**
  * The storage seam. Two adapters implement it (SQLite, the embedded default, and
- * PostgreSQL) plus an in-memory one for the mock server; all pass one contract suite.
+ * PostgreSQL); both pass one contract suite. The mock server uses SQLite `:memory:`.
  * Every method is async so the synchronous SQLite driver and the networked PostgreSQL
  * driver share one shape.
  */
