@@ -1,7 +1,9 @@
-/** The Pet Store server as a library: build the app, open the storage, read the config. */
+/**
+ * The Pet Store server as a library: start a server, or build the app from parts; open the
+ * storage and the rate limiter; read the config; issue API keys.
+ */
 export { createApp, type AppDeps, type PetstoreApp } from './app.js';
-export { generateApiKey, hashApiKey, isWellFormedApiKey } from './auth/api-key.js';
-export { planQuotas, plans, quotaForPlan } from './auth/plans.js';
+export type { AnonymousCaller, Caller, KeyCaller } from './caller/index.js';
 export { type Clock, systemClock } from './clock.js';
 export {
   type AppConfig,
@@ -10,16 +12,26 @@ export {
   loadConfig,
   resolveDatabaseUrl,
   type TrustProxy,
-} from './config.js';
-export { ApiError, errorRegistry } from './errors.js';
+} from './config/index.js';
+export type { ApiKeyRecord, NewApiKey, Plan, Quota, Subject } from './domain.js';
+export { ApiError, errorRegistry } from './errors/index.js';
+export {
+  generateApiKey,
+  hashApiKey,
+  isWellFormedApiKey,
+  issueApiKey,
+  planQuotas,
+  plans,
+  quotaForPlan,
+} from './keys/index.js';
 export { createLogger, type Logger } from './logger.js';
-export type { LimitDecision, Quota, RateLimiter, WindowState } from './rate-limit/limiter.js';
-export { openStorage } from './storage/open-storage.js';
-export type {
-  ApiKeyRecord,
-  ApiKeyRepository,
-  NewApiKey,
-  PetRepository,
-  Plan,
-  Storage,
-} from './storage/store.js';
+export type { LimitDecision, RateLimiter, WindowState } from './rate-limit/index.js';
+export { openRateLimiter } from './rate-limit/index.js';
+export { closeOnSignals, type RunningServer, startServer } from './server/index.js';
+export {
+  type ApiKeyRepository,
+  openStorage,
+  type PetRepository,
+  type Storage,
+  StoreUnavailableError,
+} from './storage/index.js';

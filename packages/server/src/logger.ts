@@ -1,5 +1,5 @@
 import { type Logger, pino } from 'pino';
-import type { LogLevel } from './config.js';
+import type { LogLevel } from './config/index.js';
 
 export type { Logger } from 'pino';
 

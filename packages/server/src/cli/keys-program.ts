@@ -1,8 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { generateApiKey } from '../auth/api-key.js';
-import { plans, quotaForPlan } from '../auth/plans.js';
-import type { Quota } from '../rate-limit/limiter.js';
-import type { ApiKeyRecord, Plan, Storage } from '../storage/store.js';
+import type { ApiKeyRecord, Plan } from '../domain.js';
+import { issueApiKey, PlanQuotaError, plans } from '../keys/index.js';
+import type { Storage } from '../storage/index.js';
 
 export interface KeysProgramIo {
   /** Opens the store the `DATABASE_URL` names (called once per command). */
@@ -75,30 +74,25 @@ export function buildKeysProgram(io: KeysProgramIo): Command {
     .option('--per-day <n>', 'requests per day (enterprise only, required there)', wholeNumber)
     .option('--name <text>', 'a label to recognise the key by (e.g. who holds it)')
     .action(async (options: { plan: Plan; perMinute?: number; perDay?: number; name?: string }) => {
-      let quota: Quota;
+      let issued;
       try {
-        quota = quotaForPlan(options.plan, {
-          ...(options.perMinute === undefined ? {} : { perMinute: options.perMinute }),
-          ...(options.perDay === undefined ? {} : { perDay: options.perDay }),
-        });
+        issued = await withStorage(io, (storage) =>
+          issueApiKey(storage.keys, {
+            plan: options.plan,
+            quota: { perMinute: options.perMinute, perDay: options.perDay },
+            name: options.name,
+          }),
+        );
       } catch (error) {
-        program.error(`error: ${(error as Error).message}`);
+        if (error instanceof PlanQuotaError) program.error(`error: ${error.message}`);
+        throw error;
       }
-      const key = generateApiKey();
-      const record = await withStorage(io, (storage) =>
-        storage.keys.create({
-          hash: key.hash,
-          displayPrefix: key.displayPrefix,
-          name: options.name ?? null,
-          plan: options.plan,
-          ...quota,
-        }),
-      );
+      const { raw, record } = issued;
       io.out(
         `Created key ${record.id} on the ${record.plan} plan (${record.perMinute}/minute, ${record.perDay}/day).`,
       );
       io.out('Store it now: it is shown this once and cannot be recovered.');
-      io.out(key.raw);
+      io.out(raw);
     });
 
   program

@@ -3,8 +3,8 @@
  * `keys list`, `keys revoke <id>`. Reads `DATABASE_URL` like the server (same default, same
  * relative-path rule), so both use one store.
  */
-import { ConfigError, loadConfig, resolveDatabaseUrl } from '../config.js';
-import { openStorage } from '../storage/open-storage.js';
+import { ConfigError, loadConfig, resolveDatabaseUrl } from '../config/index.js';
+import { openStorage } from '../storage/index.js';
 import { buildKeysProgram } from './keys-program.js';
 
 let databaseUrl: string;

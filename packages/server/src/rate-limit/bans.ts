@@ -1,5 +1,6 @@
+import type { Subject } from '../domain.js';
+import { type Counter, subjectKey } from './counters.js';
 import type { BanPolicy } from './limiter.js';
-import type { Counter } from './counters.js';
 
 /**
  * The temporary ban of API keys that keep calling after a 429: `threshold` `rate_limited`
@@ -13,7 +14,7 @@ export class KeyBans {
   readonly #strikes: Counter;
   readonly #bans: Counter;
   readonly #policy: BanPolicy;
-  /** Ban ends (Unix ms) this process has seen, by subject. */
+  /** Ban ends (Unix ms) this process has seen, by subject key. */
   readonly #known = new Map<string, number>();
 
   constructor(strikes: Counter, bans: Counter, policy: BanPolicy) {
@@ -23,24 +24,26 @@ export class KeyBans {
   }
 
   /** Whether `subject` can be banned: API keys only, and only when bans are on. */
-  applies(subject: string): boolean {
-    return this.#policy.threshold > 0 && subject.startsWith('key:');
+  applies(subject: Subject): boolean {
+    return this.#policy.threshold > 0 && subject.kind === 'key';
   }
 
   /** The end of a ban of `subject` this process already knows of, if still running. */
-  knownUntil(subject: string, nowMs: number): number | undefined {
-    const until = this.#known.get(subject);
+  knownUntil(subject: Subject, nowMs: number): number | undefined {
+    const key = subjectKey(subject);
+    const until = this.#known.get(key);
     if (until === undefined) return undefined;
     if (until > nowMs) return until;
-    this.#known.delete(subject);
+    this.#known.delete(key);
     return undefined;
   }
 
   /** Reads the shared ban of `subject` (set by any instance); its end if still running. */
-  async sharedUntil(subject: string, nowMs: number): Promise<number | undefined> {
-    const stored = await this.#bans.get(subject);
+  async sharedUntil(subject: Subject, nowMs: number): Promise<number | undefined> {
+    const key = subjectKey(subject);
+    const stored = await this.#bans.get(key);
     if (stored === null || stored.consumedPoints <= nowMs) return undefined;
-    this.#known.set(subject, stored.consumedPoints);
+    this.#known.set(key, stored.consumedPoints);
     return stored.consumedPoints;
   }
 
@@ -48,12 +51,13 @@ export class KeyBans {
    * Counts one `rate_limited` answer to `subject` in clock minute `minuteIndex`; when that
    * reaches the threshold, bans it and returns the ban's end.
    */
-  async strike(subject: string, minuteIndex: number, nowMs: number): Promise<number | undefined> {
-    const strikes = await this.#strikes.consume(`${subject}:${minuteIndex}`);
+  async strike(subject: Subject, minuteIndex: number, nowMs: number): Promise<number | undefined> {
+    const key = subjectKey(subject);
+    const strikes = await this.#strikes.consume(`${key}:${minuteIndex}`);
     if (strikes.consumedPoints < this.#policy.threshold) return undefined;
     const until = nowMs + this.#policy.seconds * 1000;
-    this.#known.set(subject, until);
-    await this.#bans.set(subject, until, this.#policy.seconds);
+    this.#known.set(key, until);
+    await this.#bans.set(key, until, this.#policy.seconds);
     return until;
   }
 }

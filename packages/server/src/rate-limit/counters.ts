@@ -1,4 +1,5 @@
 import type { RateLimiterAbstract, RateLimiterMemory } from 'rate-limiter-flexible';
+import type { Subject } from '../domain.js';
 import { DAY_SECONDS, MINUTE_SECONDS } from './fixed-windows.js';
 
 /**
@@ -43,4 +44,12 @@ export function counterOptions(keyPrefix: string): Record<keyof Counters, Counte
     // Each ban is stored with its own duration (`set(key, until, seconds)`).
     bans: counter('bans', 0),
   };
+}
+
+/**
+ * The part of a counter's key that names the subject: `key:<id>` or `ip:<address>`. Built
+ * here only, and never parsed back: what a subject is, is the `Subject` value.
+ */
+export function subjectKey(subject: Subject): string {
+  return subject.kind === 'key' ? `key:${subject.keyId}` : `ip:${subject.address}`;
 }

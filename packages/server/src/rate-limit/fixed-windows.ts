@@ -1,4 +1,5 @@
-import type { Quota, WindowState } from './limiter.js';
+import type { Quota } from '../domain.js';
+import type { WindowState } from './limiter.js';
 
 /** Length of the minute window, in seconds. */
 export const MINUTE_SECONDS = 60;

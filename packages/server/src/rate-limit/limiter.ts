@@ -1,13 +1,10 @@
+import type { Quota, Subject } from '../domain.js';
+
 /**
  * The rate-limiting seam: one interface, two backends (in-process memory and Redis).
- * A subject is who is counted: `key:<id>` for an API key, `ip:<address>` for callers
- * without a valid key. Only `key:` subjects can be banned (the specification bans API
- * keys; an address may be shared by many people behind one NAT).
+ * A subject (see `domain.ts`) is who is counted: an API key, or the client address of a
+ * caller without a valid key. Only keys can be banned.
  */
-export interface Quota {
-  perMinute: number;
-  perDay: number;
-}
 
 /** What the X-RateLimit-* headers say: the window with the fewest remaining requests. */
 export interface WindowState {
@@ -33,7 +30,7 @@ export interface RateLimiter {
    * Counts one request of `subject` against `quota` and says whether it may proceed.
    * A refused request is not counted: it uses up none of the quota.
    */
-  consume(subject: string, quota: Quota): Promise<LimitDecision>;
+  consume(subject: Subject, quota: Quota): Promise<LimitDecision>;
   close(): Promise<void>;
 }
 

@@ -19,7 +19,7 @@ export interface MemoryRateLimiterOptions {
  * @example
  * ```ts
  * const limiter = createMemoryRateLimiter({ clock: systemClock });
- * const decision = await limiter.consume('key:7', { perMinute: 60, perDay: 1000 });
+ * const decision = await limiter.consume({ kind: 'key', keyId: 7 }, { perMinute: 60, perDay: 1000 });
  * ```
  */
 export function createMemoryRateLimiter({

@@ -1,8 +1,9 @@
 import type { Clock } from '../clock.js';
+import type { Quota, Subject } from '../domain.js';
 import { KeyBans } from './bans.js';
-import type { Counters } from './counters.js';
+import { type Counters, subjectKey } from './counters.js';
 import { bindingWindow, headerWindow, secondsUntil, windowIndices } from './fixed-windows.js';
-import type { BanPolicy, LimitDecision, Quota, RateLimiter } from './limiter.js';
+import type { BanPolicy, LimitDecision, RateLimiter } from './limiter.js';
 
 export interface WindowedLimiterOptions {
   /** Decides which minute and day a request falls in, and when bans end. */
@@ -31,7 +32,7 @@ export function createWindowedLimiter(
   const bans = new KeyBans(counters.strikes, counters.bans, ban);
 
   return {
-    async consume(subject: string, quota: Quota): Promise<LimitDecision> {
+    async consume(subject: Subject, quota: Quota): Promise<LimitDecision> {
       const now = clock.now();
       const bannable = bans.applies(subject);
       if (bannable) {
@@ -40,8 +41,9 @@ export function createWindowedLimiter(
       }
 
       const at = windowIndices(now);
-      const minuteKey = `${subject}:${at.minute}`;
-      const dayKey = `${subject}:${at.day}`;
+      const key = subjectKey(subject);
+      const minuteKey = `${key}:${at.minute}`;
+      const dayKey = `${key}:${at.day}`;
       const [bannedUntil, minuteCount, dayCount] = await Promise.all([
         bannable ? bans.sharedUntil(subject, now) : undefined,
         minute.consume(minuteKey),

@@ -1,7 +1,7 @@
 import type { NewPet, PetStatus, RequestBody, ResponseBody } from '@petstore/types';
 import { type Request, type Response, Router } from 'express';
-import { ApiError } from '../errors.js';
-import type { Storage } from '../storage/store.js';
+import { ApiError } from '../errors/index.js';
+import type { Storage } from '../storage/index.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 
 /** The default page size of `listPets` (the contract's `limit` default). */

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { type RequestHandler, Router } from 'express';
-import { ApiError } from '../errors.js';
-import { docsSecurityHeaders } from '../middleware/security-headers.js';
-import { docsHtmlFile, openApiJsonFile, openApiYamlFile } from '../middleware/openapi-validator.js';
-import type { Storage } from '../storage/store.js';
+import { ApiError } from '../errors/index.js';
+import { docsHtmlFile, openApiJsonFile, openApiYamlFile } from '../contract.js';
+import { docsSecurityHeaders } from '../http/index.js';
+import type { Storage } from '../storage/index.js';
 
 /** Answers 405 with `Allow` (RFC 9110 §15.5.6) for the methods a public route lacks. */
 const onlyGet: RequestHandler = (_req, _res, next) => {

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
-import { openPostgresStorage } from './postgres-storage.js';
-import { openSqliteStorage } from './sqlite-storage.js';
+import { openPostgresStorage } from './postgres/index.js';
+import { openSqliteStorage } from './sqlite/index.js';
 import type { Storage } from './store.js';
 
 export interface OpenStorageOptions {
@@ -11,6 +11,8 @@ export interface OpenStorageOptions {
    * replaces it on the next query, but an operator wants to know.
    */
   onConnectionError?: (error: Error) => void;
+  /** PostgreSQL only: how many connections the pool may open (default 10). */
+  poolSize?: number;
 }
 
 /**
@@ -37,6 +39,7 @@ export async function openStorage(
     return openPostgresStorage({
       connectionString: databaseUrl,
       clock: options.clock,
+      maxConnections: options.poolSize,
       onIdleConnectionError: options.onConnectionError,
     });
   }

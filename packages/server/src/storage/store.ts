@@ -1,17 +1,19 @@
 import type { NewPet, Pet, PetStatus } from '@petstore/types';
+import type { ApiKeyRecord, NewApiKey } from '../domain.js';
 
 /**
- * The storage seam. Two adapters implement it (SQLite, the embedded default, and
+ * The storage seam. Two adapters implement it in one shape (SQLite, the embedded default, and
  * PostgreSQL); both pass one contract suite. The mock server uses SQLite `:memory:`.
  * Every method is async so the synchronous SQLite driver and the networked PostgreSQL
- * driver share one shape.
+ * driver share one shape. A method fails with `StoreUnavailableError` when the database cannot
+ * be reached or written (the API answers 503), with any other error for a bug.
  */
 export interface Storage {
   readonly pets: PetRepository;
   readonly keys: ApiKeyRepository;
-  /** Resolves when the database answers; rejects otherwise (used by /healthz). */
+  /** Resolves when the database answers; rejects otherwise (readiness). */
   ping(): Promise<void>;
-  /** Closes connections; pending writes are flushed first. */
+  /** Closes connections; pending writes are flushed first. Idempotent. */
   close(): Promise<void>;
 }
 
@@ -30,34 +32,6 @@ export interface PetRepository {
   get(id: number): Promise<Pet | undefined>;
   /** Pets ordered by id ascending. */
   list(query: ListPetsQuery): Promise<Pet[]>;
-}
-
-/** The plans of the specification (section 8). */
-export type Plan = 'free' | 'pro' | 'business' | 'enterprise';
-
-/** An API key as stored: never the raw key, only its SHA-256 hash. */
-export interface ApiKeyRecord {
-  id: number;
-  name: string | null;
-  plan: Plan;
-  perMinute: number;
-  perDay: number;
-  /** The first characters of the raw key (e.g. `psk_AbC1`), to recognise it in listings. */
-  displayPrefix: string;
-  /** ISO 8601. */
-  createdAt: string;
-  /** ISO 8601, or null while the key is active. */
-  revokedAt: string | null;
-}
-
-export interface NewApiKey {
-  /** Hex SHA-256 of the raw key. */
-  hash: string;
-  displayPrefix: string;
-  name: string | null;
-  plan: Plan;
-  perMinute: number;
-  perDay: number;
 }
 
 export interface ApiKeyRepository {

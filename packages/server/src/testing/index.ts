@@ -1,6 +1,7 @@
 /**
  * Test support for every package: a real Pet Store server on loopback, over a real SQLite file
- * in a temporary folder, with response validation on and a clock the test controls.
+ * in a temporary folder, with response validation on and a clock the test controls. It starts
+ * through `startServer`, like `main.ts`, and differs only in what it passes.
  *
  * Import it as `@petstore/server/testing` (resolved to this TypeScript source, so no build is
  * needed under vitest).
@@ -14,21 +15,19 @@
  * ```
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createApp } from '../app.js';
-import { generateApiKey } from '../auth/api-key.js';
-import { planQuotas } from '../auth/plans.js';
+import { loadConfig } from '../config/index.js';
+import type { Plan, Quota } from '../domain.js';
+import { issueApiKey } from '../keys/index.js';
 import { createLogger, type Logger } from '../logger.js';
-import type { Quota, RateLimiter } from '../rate-limit/limiter.js';
-import { openSqliteStorage } from '../storage/sqlite-storage.js';
-import type { Plan, Storage } from '../storage/store.js';
+import type { RateLimiter } from '../rate-limit/index.js';
+import { startServer } from '../server/index.js';
+import { openSqliteStorage, type Storage } from '../storage/index.js';
 import { createPermissiveLimiter } from './permissive-limiter.js';
 import { createTestClock, type TestClock } from './test-clock.js';
 
-export { createMemoryRateLimiter } from '../rate-limit/memory-backend.js';
+export { createMemoryRateLimiter } from '../rate-limit/index.js';
 export { createPermissiveLimiter } from './permissive-limiter.js';
 export { createTestClock, type TestClock } from './test-clock.js';
 
@@ -63,13 +62,16 @@ export interface TestServer {
   /** The limiter the app uses. */
   limiter: RateLimiter;
   /**
-   * Stores a new active key and returns the raw key. Default plan `free`; a quota overrides
-   * the plan's numbers (enterprise without one gets 10000/minute, 1000000/day).
+   * Issues a new active key (through `issueApiKey`, as the keys CLI does) and returns the raw
+   * key. Default plan `free`; an enterprise key takes `quota` (default 10000/minute,
+   * 1000000/day); the other plans have their fixed quotas.
    */
   createKey(plan?: Plan, quota?: Quota): Promise<string>;
   /** Stops the server, closes the limiter (unless passed in) and storage, removes the temp folder. */
   close(): Promise<void>;
 }
+
+const defaultEnterpriseQuota: Quota = { perMinute: 10_000, perDay: 1_000_000 };
 
 /** Starts a server on 127.0.0.1 and an ephemeral port; resolves once it is listening and warm. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -83,23 +85,21 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     typeof options.limiter === 'function'
       ? options.limiter(clock)
       : (options.limiter ?? createPermissiveLimiter(clock));
-  const app = createApp({
-    storage: options.decorateStorage ? options.decorateStorage(storage) : storage,
-    limiter,
+  const config = {
+    ...loadConfig({ HOST: '127.0.0.1', PORT: '0' }),
+    databaseUrl: `file:${databaseFile}`,
+    trustProxy: options.trustProxy ?? false,
+    validateResponses: options.validateResponses ?? true,
+  };
+  const running = await startServer({
+    config,
     clock,
+    storage,
+    limiter,
+    decorateStorage: options.decorateStorage,
     logger: options.logger ?? createLogger('silent'),
-    config: {
-      trustProxy: options.trustProxy ?? false,
-      validateResponses: options.validateResponses ?? true,
-    },
   });
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-    listening.once('error', reject);
-  });
-  const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
-  await app.warmUp(url);
+  const url = running.url;
 
   return {
     url,
@@ -108,22 +108,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     clock,
     limiter,
     async createKey(plan: Plan = 'free', quota?: Quota) {
-      const key = generateApiKey();
-      const numbers =
-        quota ??
-        (plan === 'enterprise' ? { perMinute: 10_000, perDay: 1_000_000 } : planQuotas[plan]);
-      await storage.keys.create({
-        hash: key.hash,
-        displayPrefix: key.displayPrefix,
-        name: `test ${plan}`,
+      const { raw } = await issueApiKey(storage.keys, {
         plan,
-        ...numbers,
+        name: `test ${plan}`,
+        quota: plan === 'enterprise' ? (quota ?? defaultEnterpriseQuota) : quota,
       });
-      return key.raw;
+      return raw;
     },
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await running.close({ graceMs: 0 });
       if (ownLimiter) await limiter.close();
       await storage.close();
       if (tempDir) rmSync(tempDir, { recursive: true, force: true });

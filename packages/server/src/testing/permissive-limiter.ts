@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
-import type { LimitDecision, Quota, RateLimiter } from '../rate-limit/limiter.js';
+import type { Quota, Subject } from '../domain.js';
+import type { LimitDecision, RateLimiter } from '../rate-limit/index.js';
 
 /**
  * A limiter that allows every request and reports a full minute window: for tests about
@@ -7,7 +8,7 @@ import type { LimitDecision, Quota, RateLimiter } from '../rate-limit/limiter.js
  */
 export function createPermissiveLimiter(clock: Clock): RateLimiter {
   return {
-    async consume(_subject: string, quota: Quota): Promise<LimitDecision> {
+    async consume(_subject: Subject, quota: Quota): Promise<LimitDecision> {
       const resetSeconds = Math.floor(clock.now() / 60_000) * 60 + 60;
       return {
         allowed: true,

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY_PATTERN } from '../../src/auth/api-key.js';
+import { API_KEY_PATTERN } from '../../src/keys/index.js';
 import { startTestServer, type TestServer } from '../../src/testing/index.js';
 import { expectError } from '../support/contract.js';
 import { get } from '../support/requests.js';

@@ -1,8 +1,8 @@
 import { CommanderError } from 'commander';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildKeysProgram } from '../../src/cli/keys-program.js';
-import { openSqliteStorage } from '../../src/storage/sqlite-storage.js';
-import type { Storage } from '../../src/storage/store.js';
+import { openSqliteStorage } from '../../src/storage/index.js';
+import type { Storage } from '../../src/storage/index.js';
 
 let storage: Storage;
 let out: string[];

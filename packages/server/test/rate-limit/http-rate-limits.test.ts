@@ -8,9 +8,9 @@ import {
   type TestServer,
 } from '@petstore/server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BanPolicy, RateLimiter } from '../../src/rate-limit/limiter.js';
-import { createMemoryRateLimiter } from '../../src/rate-limit/memory-backend.js';
-import { createRedisRateLimiter } from '../../src/rate-limit/redis-backend.js';
+import type { BanPolicy, RateLimiter } from '../../src/rate-limit/index.js';
+import { createMemoryRateLimiter } from '../../src/rate-limit/index.js';
+import { createRedisRateLimiter } from '../../src/rate-limit/index.js';
 import { capturedLogger, deleteKeys, redisUrl, uniquePrefix } from './support.js';
 
 // The test clock starts at 2030-01-01T00:00:00Z: the minute resets 60 s later, the day at
@@ -192,7 +192,7 @@ describe.each(backends)('rate limits over HTTP on $name', (backend) => {
 
   it('binds on the day window of an enterprise key with a small per-day number', async () => {
     const server = await serve(backend);
-    const key = await server.createKey('enterprise', { perMinute: 50, perDay: 3 });
+    const key = await server.createKey('enterprise', { perMinute: 3, perDay: 3 });
     const statuses = [];
     for (let i = 0; i < 3; i++) {
       statuses.push((await fetch(`${server.baseUrl}/pets`, { headers: bearer(key) })).status);

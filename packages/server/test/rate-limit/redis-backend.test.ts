@@ -1,13 +1,18 @@
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { BanPolicy, LimitDecision, RateLimiter } from '../../src/rate-limit/limiter.js';
-import { createRedisRateLimiter } from '../../src/rate-limit/redis-backend.js';
+import {
+  type BanPolicy,
+  createRedisRateLimiter,
+  type LimitDecision,
+  type RateLimiter,
+} from '../../src/rate-limit/index.js';
 import {
   capturedLogger,
   deleteKeys,
   freePort,
-  ManualClock,
+  keySubject,
   OwnRedis,
+  rateLimitClock,
   redisUrl,
   uniquePrefix,
 } from './support.js';
@@ -18,7 +23,7 @@ const outcome = (d: LimitDecision) => (d.allowed ? 'ok' : d.code);
 describe('Redis backend', () => {
   const opened: RateLimiter[] = [];
   let keyPrefix = '';
-  const clock = new ManualClock();
+  const clock = rateLimitClock();
 
   async function instance(ban: BanPolicy = { threshold: 0, seconds: 1 }) {
     const limiter = await createRedisRateLimiter({
@@ -40,10 +45,10 @@ describe('Redis backend', () => {
   it('keeps its counts in Redis, under the key prefix, per clock minute', async () => {
     keyPrefix = uniquePrefix();
     const limiter = await instance();
-    for (let i = 0; i < 3; i++) await limiter.consume('key:5', free);
+    for (let i = 0; i < 3; i++) await limiter.consume(keySubject(5), free);
     const redis = new Redis(redisUrl);
-    const minute = Math.floor(clock.ms / 60_000);
-    const day = Math.floor(clock.ms / 86_400_000);
+    const minute = Math.floor(clock.now() / 60_000);
+    const day = Math.floor(clock.now() / 86_400_000);
     const [minuteCount, dayCount] = await Promise.all([
       redis.get(`${keyPrefix}:minute:key:5:${minute}`),
       redis.get(`${keyPrefix}:day:key:5:${day}`),
@@ -56,7 +61,7 @@ describe('Redis backend', () => {
     keyPrefix = uniquePrefix();
     const [a, b] = [await instance(), await instance()];
     const decisions = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => (i % 2 === 0 ? a : b).consume('key:1', free)),
+      Array.from({ length: 100 }, (_, i) => (i % 2 === 0 ? a : b).consume(keySubject(1), free)),
     );
     expect(decisions.filter((d) => d.allowed)).toHaveLength(60);
     expect(decisions.filter((d) => !d.allowed && d.code === 'rate_limited')).toHaveLength(40);
@@ -68,9 +73,9 @@ describe('Redis backend', () => {
     const [a, b] = [await instance(ban), await instance(ban)];
     const quota = { perMinute: 1, perDay: 100 };
     const onA = [];
-    for (let i = 0; i < 3; i++) onA.push(outcome(await a.consume('key:1', quota)));
+    for (let i = 0; i < 3; i++) onA.push(outcome(await a.consume(keySubject(1), quota)));
     expect(onA).toEqual(['ok', 'rate_limited', 'rate_limited']);
-    expect(await b.consume('key:1', quota)).toMatchObject({
+    expect(await b.consume(keySubject(1), quota)).toMatchObject({
       code: 'key_banned',
       retryAfterSeconds: 300,
     });
@@ -89,7 +94,7 @@ describe('Redis backend when Redis goes away and comes back', () => {
   });
 
   it('keeps limiting in process, logs the outage once, and returns to Redis', async () => {
-    const clock = new ManualClock();
+    const clock = rateLimitClock();
     const log = capturedLogger();
     const limiter = await createRedisRateLimiter({
       url: own.url,
@@ -100,24 +105,24 @@ describe('Redis backend when Redis goes away and comes back', () => {
     });
     const quota = { perMinute: 3, perDay: 100 };
     try {
-      expect(outcome(await limiter.consume('key:1', quota))).toBe('ok');
+      expect(outcome(await limiter.consume(keySubject(1), quota))).toBe('ok');
 
       await own.stop();
       await log.waitFor(/unreachable/);
       const during: string[] = [];
-      for (let i = 0; i < 5; i++) during.push(outcome(await limiter.consume('key:1', quota)));
+      for (let i = 0; i < 5; i++) during.push(outcome(await limiter.consume(keySubject(1), quota)));
       // The in-process counters start from zero: three more pass, then the limit holds.
       expect(during).toEqual(['ok', 'ok', 'ok', 'rate_limited', 'rate_limited']);
 
       await own.start();
       await log.waitFor(/reachable again/);
-      clock.advance(60);
-      expect(await limiter.consume('key:1', quota)).toMatchObject({
+      clock.advance(60_000);
+      expect(await limiter.consume(keySubject(1), quota)).toMatchObject({
         allowed: true,
         window: { remaining: 2 },
       });
       const probe = new Redis(own.url);
-      const stored = await probe.get(`outage:minute:key:1:${Math.floor(clock.ms / 60_000)}`);
+      const stored = await probe.get(`outage:minute:key:1:${Math.floor(clock.now() / 60_000)}`);
       probe.disconnect();
       expect(stored).toBe('1');
       expect(log.lines.map((line) => [line.level, line.msg])).toEqual([
@@ -133,7 +138,7 @@ describe('Redis backend when Redis goes away and comes back', () => {
     const log = capturedLogger();
     const limiter = await createRedisRateLimiter({
       url: own.url,
-      clock: new ManualClock(),
+      clock: rateLimitClock(),
       ban: { threshold: 0, seconds: 1 },
       keyPrefix: 'hang',
       logger: log.logger,
@@ -141,10 +146,10 @@ describe('Redis backend when Redis goes away and comes back', () => {
     });
     const quota = { perMinute: 2, perDay: 10 };
     try {
-      expect(outcome(await limiter.consume('key:1', quota))).toBe('ok');
+      expect(outcome(await limiter.consume(keySubject(1), quota))).toBe('ok');
       own.pause();
       const during = [];
-      for (let i = 0; i < 3; i++) during.push(outcome(await limiter.consume('key:1', quota)));
+      for (let i = 0; i < 3; i++) during.push(outcome(await limiter.consume(keySubject(1), quota)));
       expect(during).toEqual(['ok', 'ok', 'rate_limited']);
     } finally {
       own.resume();
@@ -156,7 +161,7 @@ describe('Redis backend when Redis goes away and comes back', () => {
     const log = capturedLogger();
     const limiter = await createRedisRateLimiter({
       url: own.url,
-      clock: new ManualClock(),
+      clock: rateLimitClock(),
       ban: { threshold: 1, seconds: 60 },
       keyPrefix: 'ban-outage',
       logger: log.logger,
@@ -166,7 +171,7 @@ describe('Redis backend when Redis goes away and comes back', () => {
       await log.waitFor(/unreachable/);
       const decisions = [];
       for (let i = 0; i < 3; i++) {
-        decisions.push(outcome(await limiter.consume('key:1', { perMinute: 1, perDay: 10 })));
+        decisions.push(outcome(await limiter.consume(keySubject(1), { perMinute: 1, perDay: 10 })));
       }
       expect(decisions).toEqual(['ok', 'rate_limited', 'key_banned']);
     } finally {
@@ -178,14 +183,14 @@ describe('Redis backend when Redis goes away and comes back', () => {
     const log = capturedLogger();
     const limiter = await createRedisRateLimiter({
       url: `redis://127.0.0.1:${await freePort()}`,
-      clock: new ManualClock(),
+      clock: rateLimitClock(),
       ban: { threshold: 0, seconds: 1 },
       logger: log.logger,
     });
     try {
       const decisions = [];
       for (let i = 0; i < 3; i++)
-        decisions.push(outcome(await limiter.consume('key:1', { perMinute: 2, perDay: 10 })));
+        decisions.push(outcome(await limiter.consume(keySubject(1), { perMinute: 2, perDay: 10 })));
       expect(decisions).toEqual(['ok', 'ok', 'rate_limited']);
       expect(log.lines.map((line) => line.msg)).toEqual([
         'Redis is unreachable: rate limits are counted in this process until it returns',

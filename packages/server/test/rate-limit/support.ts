@@ -6,30 +6,30 @@ import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import type { Clock } from '../../src/clock.js';
+import type { Subject } from '../../src/domain.js';
+import { createTestClock, type TestClock } from '../../src/testing/index.js';
 
 export const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-/** A clock tests move by hand. Starts 30 s into a UTC day. */
-export class ManualClock implements Clock {
-  ms: number;
-  constructor(iso = '2030-06-01T00:00:30.000Z') {
-    this.ms = Date.parse(iso);
-  }
-  now(): number {
-    return this.ms;
-  }
-  advance(seconds: number): void {
-    this.ms += seconds * 1000;
-  }
-  /** Unix seconds of the start of the next clock minute. */
-  nextMinute(): number {
-    return (Math.floor(this.ms / 60_000) + 1) * 60;
-  }
-  /** Unix seconds of the next UTC midnight. */
-  nextDay(): number {
-    return (Math.floor(this.ms / 86_400_000) + 1) * 86_400;
-  }
+/** A test clock 30 s into a UTC day (the one test clock: `createTestClock`, in milliseconds). */
+export function rateLimitClock(): TestClock {
+  return createTestClock(new Date('2030-06-01T00:00:30.000Z'));
 }
+
+/** Unix seconds of the start of the clock's next minute. */
+export function nextMinute(clock: Clock): number {
+  return (Math.floor(clock.now() / 60_000) + 1) * 60;
+}
+
+/** Unix seconds of the clock's next UTC midnight. */
+export function nextDay(clock: Clock): number {
+  return (Math.floor(clock.now() / 86_400_000) + 1) * 86_400;
+}
+
+/** The subject of API key `id`. */
+export const keySubject = (keyId: number): Subject => ({ kind: 'key', keyId });
+/** The subject of a caller without a valid key at `address`. */
+export const addressSubject = (address: string): Subject => ({ kind: 'address', address });
 
 /** A key prefix no other test (or engineer) uses. */
 export function uniquePrefix(): string {

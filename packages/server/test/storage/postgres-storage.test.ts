@@ -1,13 +1,13 @@
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStorage } from '../../src/storage/open-storage.js';
-import { migratePostgres } from '../../src/storage/postgres-migrations.js';
-import { openPostgresStorage } from '../../src/storage/postgres-storage.js';
-import type { Storage } from '../../src/storage/store.js';
+import { openStorage } from '../../src/storage/index.js';
+import { migratePostgres } from '../../src/storage/postgres/migrations.js';
+import { openPostgresStorage } from '../../src/storage/index.js';
+import type { Storage } from '../../src/storage/index.js';
 import {
   createTemporaryPostgresDatabase,
   type TemporaryPostgresDatabase,
-} from './temporary-postgres-database.js';
+} from '../support/temporary-postgres-database.js';
 
 // What only PostgreSQL can show; the behaviour both backends share is in storage-contract.test.ts.
 describe('PostgreSQL storage', () => {

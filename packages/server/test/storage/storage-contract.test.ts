@@ -4,10 +4,11 @@ import path from 'node:path';
 import type { NewPet, Pet } from '@petstore/types';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/clock.js';
-import { openStorage } from '../../src/storage/open-storage.js';
-import type { NewApiKey, Storage } from '../../src/storage/store.js';
+import { openStorage } from '../../src/storage/index.js';
+import type { NewApiKey } from '../../src/domain.js';
+import type { Storage } from '../../src/storage/index.js';
 import { createTestClock } from '../../src/testing/index.js';
-import { createTemporaryPostgresDatabase } from './temporary-postgres-database.js';
+import { createTemporaryPostgresDatabase } from '../support/temporary-postgres-database.js';
 
 /**
  * One contract, every backend: each adapter must behave exactly alike, so the server and the

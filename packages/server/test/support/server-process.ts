@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { type IssueApiKeyOptions, issueApiKey } from '../../src/keys/index.js';
+import { openStorage } from '../../src/storage/index.js';
 
 /** The server package folder. */
 export const serverDir = fileURLToPath(new URL('../../', import.meta.url));
@@ -55,4 +57,23 @@ export function listening(server: ServerProcess): Promise<string> {
       reject(new Error(`server exited (${code}) before listening: ${server.stderr()}`)),
     );
   });
+}
+
+/**
+ * Issues a key in the database a server process will open (as `npm run keys -- create` would,
+ * through `issueApiKey`) and returns the raw key.
+ */
+export async function issueKeyIn(
+  databaseUrl: string,
+  options: IssueApiKeyOptions = {
+    plan: 'enterprise',
+    quota: { perMinute: 100_000, perDay: 1_000_000 },
+  },
+): Promise<string> {
+  const storage = await openStorage(databaseUrl);
+  try {
+    return (await issueApiKey(storage.keys, { name: 'process test', ...options })).raw;
+  } finally {
+    await storage.close();
+  }
 }

@@ -1,0 +1,58 @@
+import type { RequestHandler } from 'express';
+import { type ApiKeyRecord, quotaOf, type Quota } from '../domain.js';
+import { hashApiKey, isWellFormedApiKey } from '../keys/index.js';
+import type { ApiKeyRepository } from '../storage/index.js';
+import { bearerToken } from './bearer-token.js';
+import type { Caller } from './caller.js';
+
+export interface IdentifyCallerOptions {
+  keys: Pick<ApiKeyRepository, 'findActiveByHash'>;
+  /** The quota of callers without a valid key, counted per client address. */
+  anonymousQuota: Quota;
+}
+
+/**
+ * Finds the caller from `Authorization: Bearer psk_…` and puts it in `res.locals.caller`: the
+ * active key it names, or an anonymous caller (no credential, or one that is malformed,
+ * unknown or revoked) counted by client address (`req.ip`, so `trust proxy` applies). It never
+ * rejects: the rate limiter counts every caller first, then the security check answers 401.
+ */
+export function identifyCaller({ keys, anonymousQuota }: IdentifyCallerOptions): RequestHandler {
+  return async (req, res, next) => {
+    const header = req.headers.authorization;
+    const anonymous = (credential: 'none' | 'invalid', lookupError?: unknown): Caller => ({
+      kind: 'anonymous',
+      credential,
+      subject: { kind: 'address', address: req.ip ?? 'unknown' },
+      quota: anonymousQuota,
+      ...(lookupError === undefined ? {} : { lookupError }),
+    });
+    const token = bearerToken(header);
+    if (token === undefined || !isWellFormedApiKey(token)) {
+      res.locals.caller = anonymous(header === undefined ? 'none' : 'invalid');
+      return next();
+    }
+    let key: ApiKeyRecord | undefined;
+    try {
+      key = await keys.findActiveByHash(hashApiKey(token));
+    } catch (error) {
+      res.locals.caller = anonymous('invalid', error);
+      return next();
+    }
+    res.locals.caller = key
+      ? { kind: 'key', key, subject: { kind: 'key', keyId: key.id }, quota: quotaOf(key) }
+      : anonymous('invalid');
+    next();
+  };
+}
+
+/**
+ * Runs after the rate limiter: passes on the store failure `identifyCaller` deferred, if any,
+ * so that its error response is counted and carries the rate-limit headers.
+ */
+export function failIfCallerUnknown(): RequestHandler {
+  return (_req, res, next) => {
+    const { caller } = res.locals;
+    next(caller.kind === 'anonymous' ? caller.lookupError : undefined);
+  };
+}

@@ -1,0 +1,144 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** pino's levels, plus `silent`. */
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+/**
+ * Express's `trust proxy` setting (https://expressjs.com/en/guide/behind-proxies.html):
+ * false (default: the client address is the socket's), true, a hop count, or a list of
+ * addresses/subnets/names such as `loopback, 10.0.0.0/8`.
+ */
+export type TrustProxy = boolean | number | string;
+
+/** The server's configuration, validated. */
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** `file:PATH` (SQLite) or `postgres://…` (PostgreSQL). */
+  databaseUrl: string;
+  /** PostgreSQL only: the size of the connection pool. */
+  databasePoolSize: number;
+  /** Set: rate limits are shared through Redis; unset: kept in this process's memory. */
+  redisUrl: string | undefined;
+  /** How many 429 answers to one key within a minute ban it. */
+  banThreshold: number;
+  /** How long a ban lasts, in seconds. */
+  banSeconds: number;
+  logLevel: LogLevel;
+  trustProxy: TrustProxy;
+  /** Check every response against the contract (a mismatch becomes a logged 500). */
+  validateResponses: boolean;
+}
+
+const wholeNumber = (name: string, min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `${name} must be a whole number`)
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .min(min, `${name} must be at least ${min}`)
+        .max(max, `${name} must be at most ${max}`),
+    );
+
+const booleanFlag = (name: string) =>
+  z
+    .enum(['true', 'false', '1', '0'], { error: `${name} must be true or false` })
+    .transform((value) => value === 'true' || value === '1');
+
+const envSchema = z.object({
+  PORT: wholeNumber('PORT', 0, 65535).default(8080),
+  HOST: z.string().trim().min(1, 'HOST must not be empty').default('127.0.0.1'),
+  DATABASE_URL: z
+    .string()
+    .regex(
+      /^(file:.+|postgres(ql)?:\/\/.+)$/,
+      'DATABASE_URL must be file:PATH (SQLite) or postgres://USER:PASSWORD@HOST:PORT/DB',
+    )
+    .default('file:./data/petstore.db'),
+  DATABASE_POOL_SIZE: wholeNumber('DATABASE_POOL_SIZE', 1, 1000).default(10),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/.+/, 'REDIS_URL must be redis://HOST:PORT or rediss://HOST:PORT')
+    .optional(),
+  RATE_LIMIT_BAN_THRESHOLD: wholeNumber('RATE_LIMIT_BAN_THRESHOLD', 1, 1_000_000).default(20),
+  RATE_LIMIT_BAN_SECONDS: wholeNumber('RATE_LIMIT_BAN_SECONDS', 1, 31_536_000).default(900),
+  LOG_LEVEL: z
+    .enum(logLevels, { error: `LOG_LEVEL must be one of ${logLevels.join(', ')}` })
+    .default('info'),
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .min(1, 'TRUST_PROXY must not be empty')
+    .transform((value): TrustProxy => {
+      if (value === 'true' || value === 'false') return value === 'true';
+      return /^\d+$/.test(value) ? Number(value) : value;
+    })
+    .default(false),
+  VALIDATE_RESPONSES: booleanFlag('VALIDATE_RESPONSES').optional(),
+  NODE_ENV: z.string().optional(),
+});
+
+/** Thrown by `loadConfig` with one line per bad variable. */
+export class ConfigError extends Error {
+  readonly problems: readonly string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/**
+ * Reads the configuration from environment variables; throws a `ConfigError` naming every
+ * bad value. Empty variables count as unset. Response validation is on unless
+ * `NODE_ENV=production`; `VALIDATE_RESPONSES=true|false` overrides that.
+ *
+ * @example
+ * ```ts
+ * const config = loadConfig({ PORT: '3000', DATABASE_URL: 'file:/var/lib/petstore.db' });
+ * ```
+ */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>): AppConfig {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0] ?? 'environment');
+        const value = present[name];
+        const shown = name === 'DATABASE_URL' || name === 'REDIS_URL' ? '' : ` (got "${value}")`;
+        return `${issue.message}${value === undefined ? '' : shown}`;
+      }),
+    );
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    redisUrl: e.REDIS_URL,
+    banThreshold: e.RATE_LIMIT_BAN_THRESHOLD,
+    banSeconds: e.RATE_LIMIT_BAN_SECONDS,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    validateResponses: e.VALIDATE_RESPONSES ?? e.NODE_ENV !== 'production',
+  };
+}
+
+/**
+ * Makes a relative `file:` DATABASE_URL absolute against `baseDir`, so the server (run by
+ * npm inside its workspace) and the keys CLI (run from the root) open the same file.
+ */
+export function resolveDatabaseUrl(databaseUrl: string, baseDir: string): string {
+  if (!databaseUrl.startsWith('file:')) return databaseUrl;
+  const file = databaseUrl.slice('file:'.length);
+  if (file === ':memory:' || path.isAbsolute(file)) return databaseUrl;
+  return `file:${path.resolve(baseDir, file)}`;
+}

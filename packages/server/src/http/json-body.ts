@@ -1,0 +1,38 @@
+import express, { type RequestHandler } from 'express';
+import { ApiError, type ErrorTranslator } from '../errors/index.js';
+
+/** The largest request body accepted (100 KiB); larger ones get 413 `payload_too_large`. */
+export const BODY_LIMIT_BYTES = 100 * 1024;
+
+/**
+ * Parses `application/json` bodies up to the limit, strict (objects and
+ * arrays only). Bodies of other types are left unparsed; the validator answers them with 415.
+ */
+export function jsonBody(): RequestHandler {
+  return express.json({ limit: BODY_LIMIT_BYTES, strict: true, type: 'application/json' });
+}
+
+/** body-parser's errors (https://github.com/expressjs/body-parser#errors) in the API's words. */
+export const translateBodyParserError: ErrorTranslator = (err) => {
+  const type = (err as { type?: unknown } | null)?.type;
+  switch (type) {
+    case 'entity.parse.failed':
+      return new ApiError('invalid_request', 'request/body is not well-formed JSON.');
+    case 'entity.too.large':
+      return new ApiError(
+        'payload_too_large',
+        `The request body exceeds the limit of ${BODY_LIMIT_BYTES} bytes.`,
+      );
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new ApiError(
+        'unsupported_media_type',
+        'Unsupported body encoding: send application/json in UTF-8, uncompressed.',
+      );
+    case 'request.aborted':
+    case 'request.size.invalid':
+      return new ApiError('invalid_request', 'The request body was incomplete.');
+    default:
+      return undefined;
+  }
+};

@@ -1,0 +1,186 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp, type PetstoreApp } from '../app.js';
+import { type Clock, systemClock } from '../clock.js';
+import type { AppConfig } from '../config/index.js';
+import { createLogger, type Logger } from '../logger.js';
+import { openRateLimiter, type RateLimiter } from '../rate-limit/index.js';
+import { openStorage, type Storage } from '../storage/index.js';
+import { createWarmUpKey, isWarmUpRequest, warmUp } from './warm-up.js';
+
+export interface StartServerOptions {
+  /** The validated configuration (`loadConfig`); `databaseUrl` must already be resolved. */
+  config: AppConfig;
+  /** Default: JSON lines at `config.logLevel` on stdout. */
+  logger?: Logger | undefined;
+  /** Default: the system clock. */
+  clock?: Clock | undefined;
+  /** A store to use instead of opening `config.databaseUrl`; the caller closes it. */
+  storage?: Storage | undefined;
+  /** A limiter to use instead of opening one from `config`; the caller closes it. */
+  limiter?: RateLimiter | undefined;
+  /** Wraps the store the app sees (tests make a method fail with it). */
+  decorateStorage?: ((storage: Storage) => Storage) | undefined;
+}
+
+export interface RunningServer {
+  /** Where the server listens, as a URL (`http://0.0.0.0:8080` when on all interfaces). */
+  url: string;
+  server: Server;
+  app: PetstoreApp;
+  storage: Storage;
+  limiter: RateLimiter;
+  logger: Logger;
+  /**
+   * Graceful shutdown: stops accepting, lets in-flight requests finish (up to `graceMs`, then
+   * cuts the rest), then closes the limiter and the store if this server opened them.
+   * Idempotent: a second call waits for the first.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
+}
+
+/** How long in-flight requests may take to finish after a shutdown signal, by default. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * Starts the Pet Store server: opens the store (migrated) and the rate limiter, builds the app,
+ * warms the validator up on a private loopback listener, then listens on `config.host:port`
+ * and logs `listening`. The one way a server starts: `main.ts`, the mock and the tests'
+ * `startTestServer` all come through here and differ only in what they pass.
+ *
+ * @example
+ * ```ts
+ * const running = await startServer({ config: loadConfig(process.env) });
+ * closeOnSignals(running);
+ * ```
+ */
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const { config } = options;
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const clock = options.clock ?? systemClock;
+  const storage =
+    options.storage ??
+    (await openStorage(config.databaseUrl, {
+      clock,
+      poolSize: config.databasePoolSize,
+      onConnectionError: (error) =>
+        logger.warn({ err: error }, 'database connection lost; the pool reconnects on next use'),
+    }));
+  const limiter =
+    options.limiter ??
+    (await openRateLimiter({
+      redisUrl: config.redisUrl,
+      clock,
+      ban: { threshold: config.banThreshold, seconds: config.banSeconds },
+      logger,
+    }));
+  const closeOwned = async () => {
+    if (!options.limiter) await limiter.close();
+    if (!options.storage) await storage.close();
+  };
+
+  try {
+    const warmUpKey = createWarmUpKey(
+      options.decorateStorage ? options.decorateStorage(storage) : storage,
+      clock.now(),
+    );
+    const app = createApp({
+      storage: warmUpKey.storage,
+      limiter,
+      clock,
+      logger,
+      config,
+      quietRequests: isWarmUpRequest,
+    });
+    try {
+      await warmUp(app, warmUpKey.raw);
+    } finally {
+      warmUpKey.retire();
+    }
+
+    const server = createServer(app);
+    server.listen(config.port, config.host);
+    await Promise.race([
+      once(server, 'listening'),
+      once(server, 'error').then(([error]) => Promise.reject(error as Error)),
+    ]);
+    const { address, family, port } = server.address() as AddressInfo;
+    const url = `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`;
+
+    if ((await storage.keys.countActive()) === 0) {
+      logger.warn(
+        'No active API key yet: create one with `npm run --silent keys -- create --plan free` ' +
+          '(same DATABASE_URL); the raw key is printed once.',
+      );
+    }
+    logger.info(
+      {
+        url,
+        docs: `${url}/docs`,
+        storage: config.databaseUrl.startsWith('file:') ? 'sqlite' : 'postgres',
+        rateLimits: config.redisUrl ? 'redis' : 'memory',
+        validateResponses: config.validateResponses,
+      },
+      'listening',
+    );
+
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      server,
+      app,
+      storage,
+      limiter,
+      logger,
+      close({ graceMs = SHUTDOWN_GRACE_MS } = {}) {
+        closing ??= (async () => {
+          await drain(server, graceMs);
+          await closeOwned();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await closeOwned();
+    throw error;
+  }
+}
+
+/**
+ * Stops accepting and resolves once every connection has ended. `close()` closes the idle
+ * keep-alive connections of that moment only; a connection whose request finishes later would
+ * linger for the keep-alive timeout, so the idle ones are closed again until none is left.
+ * After `graceMs`, whatever still runs is cut.
+ */
+async function drain(server: Server, graceMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  if (graceMs <= 0) server.closeAllConnections();
+  const force = setTimeout(() => server.closeAllConnections(), graceMs);
+  const closeIdle = setInterval(() => server.closeIdleConnections(), 100);
+  server.closeIdleConnections();
+  try {
+    await closed;
+  } finally {
+    clearTimeout(force);
+    clearInterval(closeIdle);
+  }
+}
+
+/**
+ * SIGTERM and SIGINT close `running` gracefully (logging it), then exit 0. For processes whose
+ * whole job is this server: `main.ts` and the mock.
+ */
+export function closeOnSignals(running: RunningServer): void {
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    running.logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    await running.close();
+    running.logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}

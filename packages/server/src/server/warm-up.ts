@@ -1,0 +1,84 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ApiKeyRecord } from '../domain.js';
+import { generateApiKey } from '../keys/index.js';
+import type { Storage } from '../storage/index.js';
+
+/** Marks the warm-up's own requests, so they are not logged. */
+const WARM_UP = Symbol('petstore.warmUp');
+
+/** Whether `req` is one of the warm-up's internal requests. */
+export const isWarmUpRequest = (req: IncomingMessage): boolean =>
+  (req as IncomingMessage & { [WARM_UP]?: true })[WARM_UP] === true;
+
+/**
+ * A key that exists only in this process's memory and only until `retire()`: the warm-up's
+ * requests authenticate with it, so they reach the validator like real ones, without writing a
+ * key to the store. After `retire()` it is unknown, like any other unknown key.
+ */
+export interface WarmUpKey {
+  raw: string;
+  /** `storage` whose key lookups also know the warm-up key until it retires. */
+  storage: Storage;
+  retire(): void;
+}
+
+export function createWarmUpKey(storage: Storage, now: number): WarmUpKey {
+  const key = generateApiKey();
+  let active = true;
+  const record: ApiKeyRecord = {
+    id: 0,
+    name: 'warm-up',
+    plan: 'enterprise',
+    perMinute: 1_000_000,
+    perDay: 1_000_000_000,
+    displayPrefix: key.displayPrefix,
+    createdAt: new Date(now).toISOString(),
+    revokedAt: null,
+  };
+  const { keys } = storage;
+  return {
+    raw: key.raw,
+    storage: {
+      ...storage,
+      keys: {
+        ...keys,
+        findActiveByHash: (hash) =>
+          active && hash === key.hash ? Promise.resolve(record) : keys.findActiveByHash(hash),
+      },
+    },
+    retire() {
+      active = false;
+    },
+  };
+}
+
+/**
+ * Sends the app a few requests through a private loopback listener, so that the validator
+ * compiles its schemas (~300 ms) before the public port opens and the first real request does
+ * not pay for it. Reads only, and a create that fails validation: the warm-up never writes.
+ */
+export async function warmUp(app: RequestListener, apiKey: string): Promise<void> {
+  const server = createServer((req, res) => {
+    (req as IncomingMessage & { [WARM_UP]?: true })[WARM_UP] = true;
+    app(req, res);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  try {
+    const headers = { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' };
+    for (const [method, path, body] of [
+      ['GET', '/v1/pets?limit=1', null],
+      ['GET', '/v1/pets/1', null],
+      ['POST', '/v1/pets', '{}'],
+    ] as const) {
+      const response = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers, body });
+      await response.arrayBuffer();
+    }
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}

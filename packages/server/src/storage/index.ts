@@ -1,0 +1,9 @@
+/**
+ * Storage: pets and API keys behind one small interface, with a SQLite adapter (the embedded
+ * default) and a PostgreSQL adapter, chosen by `DATABASE_URL` in `openStorage`.
+ */
+export { StoreUnavailableError } from './errors.js';
+export { openStorage, type OpenStorageOptions } from './open-storage.js';
+export { openSqliteStorage, type SqliteStorageOptions } from './sqlite/index.js';
+export { openPostgresStorage, type PostgresStorageOptions } from './postgres/index.js';
+export type { ApiKeyRepository, ListPetsQuery, PetRepository, Storage } from './store.js';

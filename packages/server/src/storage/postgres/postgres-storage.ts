@@ -1,0 +1,208 @@
+import type { NewPet, Pet } from '@petstore/types';
+import pg from 'pg';
+import { type Clock, systemClock } from '../../clock.js';
+import type { ApiKeyRecord, NewApiKey } from '../../domain.js';
+import { translateStoreErrors } from '../errors.js';
+import {
+  type ApiKeyRow,
+  apiKeyFromRow,
+  KEY_COLUMNS,
+  NEW_KEY_COLUMNS,
+  newKeyValues,
+  PET_COLUMNS,
+  type PetRow,
+  petFromRow,
+  toSafeInteger,
+} from '../rows.js';
+import type { ApiKeyRepository, ListPetsQuery, PetRepository, Storage } from '../store.js';
+import { migratePostgres } from './migrations.js';
+
+/** How to reach PostgreSQL and what the adapter needs besides. */
+export interface PostgresStorageOptions {
+  /** `postgres://user:password@host:port/database` (libpq URL syntax). */
+  connectionString: string;
+  /** Where key timestamps come from; the system clock by default. */
+  clock?: Clock | undefined;
+  /** Pool size; 10 by default. */
+  maxConnections?: number | undefined;
+  /**
+   * Told when an idle pooled connection fails (e.g. the database restarted). The pool drops
+   * that connection and reconnects on the next query, so this is for logging only.
+   */
+  onIdleConnectionError?: ((error: Error) => void) | undefined;
+}
+
+/**
+ * Errors that mean "PostgreSQL cannot be reached or is going away", not "this query is wrong":
+ * SQLSTATE class 08 (connection exception), 57P01–57P03 (shutdown, cannot connect now), 53300
+ * (too many connections); socket errors; and pg's own messages for a connection that ended or a
+ * pool that could not connect in time.
+ */
+function isUnavailable(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') {
+    if (/^08|^57P0[1-3]$|^53300$/.test(code)) return true;
+    if (/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN)$/.test(code))
+      return true;
+  }
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(
+      message,
+    )
+  );
+}
+
+/** Runs a query, translating "unavailable" errors. */
+const run = <T>(operation: () => Promise<T>): Promise<T> =>
+  translateStoreErrors(operation, isUnavailable);
+
+/**
+ * Opens a connection pool, runs the schema migrations (idempotent, safe when several
+ * instances start at once) and returns the store. Many stateless server instances can share
+ * one database this way.
+ *
+ * @example
+ * ```ts
+ * const storage = await openPostgresStorage({ connectionString: 'postgres://localhost/petstore' });
+ * const pet = await storage.pets.create({ name: 'Rex', categoryId: 1 });
+ * await storage.close();
+ * ```
+ */
+export async function openPostgresStorage(options: PostgresStorageOptions): Promise<Storage> {
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.maxConnections ?? 10,
+    // Fail a health check or a request instead of hanging when the database is unreachable.
+    connectionTimeoutMillis: 5_000,
+    application_name: 'petstore',
+  });
+  // Without a listener, an idle connection's error would be an unhandled 'error' event and
+  // would crash the process; the pool already discards the broken connection.
+  pool.on('error', (error) => options.onIdleConnectionError?.(error));
+  try {
+    await migratePostgres(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return postgresStorage(pool, options.clock ?? systemClock);
+}
+
+/**
+ * The store over one pool. Its parts are plain objects of functions (so decorators can spread
+ * them); queries are named statements, which each connection prepares once, then reuses.
+ */
+function postgresStorage(pool: pg.Pool, clock: Clock): Storage {
+  let closed = false;
+  return {
+    pets: postgresPets(pool),
+    keys: postgresKeys(pool, clock),
+    ping: () => run(async () => void (await pool.query('select 1'))),
+    async close() {
+      // pg throws when a pool is ended twice; closing is idempotent here (shutdown paths overlap).
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}
+
+function postgresPets(pool: pg.Pool): PetRepository {
+  return {
+    create: (pet: NewPet): Promise<Pet> =>
+      run(async () => {
+        const result = await pool.query<PetRow>({
+          name: 'pets_create',
+          text: `insert into pets (name, category_id, status) values ($1, $2, $3) returning ${PET_COLUMNS}`,
+          values: [pet.name, pet.categoryId, pet.status ?? null],
+        });
+        return petFromRow(firstRow(result));
+      }),
+    get: (id: number): Promise<Pet | undefined> =>
+      run(async () => {
+        const result = await pool.query<PetRow>({
+          name: 'pets_get',
+          text: `select ${PET_COLUMNS} from pets where id = $1`,
+          values: [id],
+        });
+        const row = result.rows[0];
+        return row && petFromRow(row);
+      }),
+    // Ids start at 1, so "after 0" is "from the start". Two statements rather than
+    // "($1 is null or status = $1)", which would keep the planner from using pets_status_id.
+    list: ({ limit, status, afterId = 0 }: ListPetsQuery): Promise<Pet[]> =>
+      run(async () => {
+        const result =
+          status === undefined
+            ? await pool.query<PetRow>({
+                name: 'pets_list',
+                text: `select ${PET_COLUMNS} from pets where id > $1 order by id limit $2`,
+                values: [afterId, limit],
+              })
+            : await pool.query<PetRow>({
+                name: 'pets_list_by_status',
+                text: `select ${PET_COLUMNS} from pets where status = $1 and id > $2 order by id limit $3`,
+                values: [status, afterId, limit],
+              });
+        return result.rows.map(petFromRow);
+      }),
+  };
+}
+
+function postgresKeys(pool: pg.Pool, clock: Clock): ApiKeyRepository {
+  /** The clock's time as an ISO 8601 string (timestamptz keeps the milliseconds). */
+  const now = () => new Date(clock.now()).toISOString();
+  return {
+    create: (key: NewApiKey): Promise<ApiKeyRecord> =>
+      run(async () => {
+        const result = await pool.query<ApiKeyRow>({
+          name: 'api_keys_create',
+          text: `insert into api_keys (${NEW_KEY_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7) returning ${KEY_COLUMNS}`,
+          values: newKeyValues(key, now()),
+        });
+        return apiKeyFromRow(firstRow(result));
+      }),
+    findActiveByHash: (hash: string): Promise<ApiKeyRecord | undefined> =>
+      run(async () => {
+        const result = await pool.query<ApiKeyRow>({
+          name: 'api_keys_find_active',
+          text: `select ${KEY_COLUMNS} from api_keys where hash = $1 and revoked_at is null`,
+          values: [hash],
+        });
+        const row = result.rows[0];
+        return row && apiKeyFromRow(row);
+      }),
+    list: (): Promise<ApiKeyRecord[]> =>
+      run(async () => {
+        const result = await pool.query<ApiKeyRow>({
+          name: 'api_keys_list',
+          text: `select ${KEY_COLUMNS} from api_keys order by id`,
+        });
+        return result.rows.map(apiKeyFromRow);
+      }),
+    revoke: (id: number): Promise<boolean> =>
+      run(async () => {
+        const result = await pool.query({
+          name: 'api_keys_revoke',
+          text: 'update api_keys set revoked_at = $2 where id = $1 and revoked_at is null',
+          values: [id, now()],
+        });
+        return result.rowCount === 1;
+      }),
+    countActive: (): Promise<number> =>
+      run(async () => {
+        const result = await pool.query<{ count: string }>({
+          name: 'api_keys_count_active',
+          text: 'select count(*) as count from api_keys where revoked_at is null',
+        });
+        return toSafeInteger(firstRow(result).count, 'count');
+      }),
+  };
+}
+
+function firstRow<Row extends pg.QueryResultRow>(result: pg.QueryResult<Row>): Row {
+  const row = result.rows[0];
+  if (row === undefined) throw new Error('PostgreSQL returned no row where one was expected.');
+  return row;
+}

@@ -1,0 +1,83 @@
+import type { Pet, PetStatus } from '@petstore/types';
+import type { ApiKeyRecord, NewApiKey, Plan } from '../domain.js';
+
+/**
+ * The row shapes both adapters read and their one mapping to domain values. The drivers differ
+ * only in how they hand columns over: better-sqlite3 gives integers as numbers and timestamps as
+ * the ISO text we stored; pg gives `bigint` as strings (int64 exceeds a JS number) and
+ * `timestamptz` as Dates. The mapping accepts both, so the adapters share it.
+ */
+type Integer = number | string;
+type Timestamp = string | Date;
+
+export interface PetRow {
+  id: Integer;
+  name: string;
+  category_id: Integer;
+  status: PetStatus | null;
+}
+
+export interface ApiKeyRow {
+  id: Integer;
+  name: string | null;
+  plan: Plan;
+  per_minute: Integer;
+  per_day: Integer;
+  display_prefix: string;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
+/** The columns of `PetRow`, in SQL. */
+export const PET_COLUMNS = 'id, name, category_id, status';
+/** The columns of `ApiKeyRow`, in SQL. */
+export const KEY_COLUMNS =
+  'id, name, plan, per_minute, per_day, display_prefix, created_at, revoked_at';
+
+/** The columns a new key is inserted with, in SQL, and their values in that order. */
+export const NEW_KEY_COLUMNS = 'hash, display_prefix, name, plan, per_minute, per_day, created_at';
+export function newKeyValues(
+  key: NewApiKey,
+  createdAt: string,
+): [string, string, string | null, Plan, number, number, string] {
+  return [key.hash, key.displayPrefix, key.name, key.plan, key.perMinute, key.perDay, createdAt];
+}
+
+/**
+ * An integer column as a JS number, only when exact: a rounded id would silently address
+ * another row, so beyond ±(2^53−1) the store fails loudly instead.
+ */
+export function toSafeInteger(value: Integer, column: string): number {
+  const number = typeof value === 'number' ? value : Number(value);
+  if (!Number.isSafeInteger(number)) {
+    throw new RangeError(`${column} ${value} is beyond the safe integer range (±(2^53−1)).`);
+  }
+  return number;
+}
+
+const toIso = (value: Timestamp): string =>
+  typeof value === 'string' ? value : value.toISOString();
+
+export function petFromRow(row: PetRow): Pet {
+  const pet: Pet = {
+    id: toSafeInteger(row.id, 'pets.id'),
+    name: row.name,
+    categoryId: toSafeInteger(row.category_id, 'pets.category_id'),
+  };
+  // NULL is "no status": the property stays absent rather than being null.
+  if (row.status !== null) pet.status = row.status;
+  return pet;
+}
+
+export function apiKeyFromRow(row: ApiKeyRow): ApiKeyRecord {
+  return {
+    id: toSafeInteger(row.id, 'api_keys.id'),
+    name: row.name,
+    plan: row.plan,
+    perMinute: toSafeInteger(row.per_minute, 'api_keys.per_minute'),
+    perDay: toSafeInteger(row.per_day, 'api_keys.per_day'),
+    displayPrefix: row.display_prefix,
+    createdAt: toIso(row.created_at),
+    revokedAt: row.revoked_at === null ? null : toIso(row.revoked_at),
+  };
+}

@@ -1,0 +1,114 @@
+import type { RequestHandler } from 'express';
+import { middleware as openApiValidatorMiddleware } from 'express-openapi-validator';
+import { bearerAuth } from '../caller/index.js';
+import { loadDescription } from '../contract.js';
+import { ApiError, type ErrorTranslator } from '../errors/index.js';
+
+export interface OpenApiValidationOptions {
+  /** Also check every JSON response against the contract (a mismatch becomes a 500). */
+  validateResponses: boolean;
+}
+
+/**
+ * express-openapi-validator over the bundled description: it resolves the operation, runs the
+ * `bearerAuth` security handler (401), checks parameters and body (400, 415; unknown query
+ * parameters and body properties are errors), answers 404/405 for unknown paths/methods under
+ * `/v1`, and, when asked, validates responses. The schemas are compiled on first use, which is
+ * why the server warms up before it listens.
+ */
+export function openApiValidation({
+  validateResponses,
+}: OpenApiValidationOptions): RequestHandler[] {
+  return openApiValidatorMiddleware({
+    apiSpec: loadDescription() as never,
+    // The bundle is linted and validated against the OpenAPI 3.1 schema in CI (packages/types).
+    validateApiSpec: false,
+    validateRequests: { allowUnknownQueryParameters: false, removeAdditional: false },
+    validateResponses: validateResponses ? { removeAdditional: false } : false,
+    validateSecurity: { handlers: { bearerAuth } },
+    validateFormats: true,
+    ignoreUndocumented: false,
+  }) as unknown as RequestHandler[];
+}
+
+/** The shape of express-openapi-validator's errors (its HttpError subclasses). */
+interface ValidatorError {
+  status: number;
+  message: string;
+  headers?: Record<string, string>;
+  errors: { path?: string; message?: string; errorCode?: string }[];
+}
+
+const isValidatorError = (err: unknown): err is ValidatorError =>
+  typeof err === 'object' &&
+  err !== null &&
+  typeof (err as ValidatorError).status === 'number' &&
+  Array.isArray((err as ValidatorError).errors);
+
+/**
+ * The validator's first error as a sentence naming the field: `request/body/name must be string`.
+ * An unknown property's name is only in the error's path (`/body/id`), so it is read from there.
+ */
+export function describeValidationError(err: ValidatorError): string {
+  const first = err.errors[0];
+  if (first === undefined) return err.message;
+  const where = `request${(first.path ?? '').replace(/\./g, '/').replace(/^\/?/, '/')}`.replace(
+    /\/$/,
+    '',
+  );
+  const what = first.message ?? err.message;
+  if (first.errorCode?.startsWith('additionalProperties')) {
+    return `${where} is not allowed: the body must not have additional properties`;
+  }
+  if (first.errorCode?.startsWith('required')) {
+    // The path ends with the missing property, which the message names already.
+    return `${where.replace(/\/[^/]*$/, '')} ${what}`;
+  }
+  if (/^Unknown query parameter/.test(what)) {
+    return `${where} is not allowed: not a query parameter of this operation`;
+  }
+  return `${where} ${what}`;
+}
+
+/** 415, naming the media type sent when it is a plain `type/subtype` (safe to echo). */
+function unsupportedMediaType(contentType: string | undefined): ApiError {
+  const type = contentType?.split(';')[0]?.trim() ?? '';
+  return /^[\w.+-]{1,64}\/[\w.+-]{1,64}$/.test(type)
+    ? new ApiError(
+        'unsupported_media_type',
+        `Unsupported media type ${type}: send application/json.`,
+      )
+    : new ApiError('unsupported_media_type');
+}
+
+/** The validator's errors in the API's words. */
+export const translateValidatorError: ErrorTranslator = (err, req) => {
+  if (!isValidatorError(err)) return undefined;
+  switch (err.status) {
+    case 400:
+      return new ApiError('invalid_request', describeValidationError(err));
+    case 401:
+      return new ApiError('unauthorized');
+    case 404:
+      return new ApiError('not_found', 'Nothing exists at this path.');
+    case 405: {
+      const allow = (err.headers?.Allow ?? '')
+        .split(',')
+        .map((method) => method.trim().toUpperCase())
+        .filter(Boolean)
+        .sort()
+        .join(', ');
+      return new ApiError(
+        'method_not_allowed',
+        `This path does not support this method; use ${allow}.`,
+        { Allow: allow },
+      );
+    }
+    case 413:
+      return new ApiError('payload_too_large');
+    case 415:
+      return unsupportedMediaType(req.headers['content-type']);
+    default:
+      return undefined;
+  }
+};

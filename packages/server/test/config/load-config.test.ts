@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, resolveDatabaseUrl } from '../../src/config/index.js';
+
+function problemsOf(env: Record<string, string>): readonly string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('uses the documented defaults for an empty environment', () => {
+    expect(loadConfig({})).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      databaseUrl: 'file:./data/petstore.db',
+      databasePoolSize: 10,
+      redisUrl: undefined,
+      banThreshold: 20,
+      banSeconds: 900,
+      logLevel: 'info',
+      trustProxy: false,
+      validateResponses: true,
+    });
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', REDIS_URL: '' })).toMatchObject({
+      port: 8080,
+      redisUrl: undefined,
+    });
+  });
+
+  it('reads every variable', () => {
+    expect(
+      loadConfig({
+        PORT: '3000',
+        HOST: '0.0.0.0',
+        DATABASE_URL: 'postgres://u:p@db:5432/petstore',
+        DATABASE_POOL_SIZE: '20',
+        REDIS_URL: 'redis://cache:6379',
+        RATE_LIMIT_BAN_THRESHOLD: '5',
+        RATE_LIMIT_BAN_SECONDS: '60',
+        LOG_LEVEL: 'debug',
+        TRUST_PROXY: 'loopback, 10.0.0.0/8',
+        VALIDATE_RESPONSES: 'false',
+      }),
+    ).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      databaseUrl: 'postgres://u:p@db:5432/petstore',
+      databasePoolSize: 20,
+      redisUrl: 'redis://cache:6379',
+      banThreshold: 5,
+      banSeconds: 60,
+      logLevel: 'debug',
+      trustProxy: 'loopback, 10.0.0.0/8',
+      validateResponses: false,
+    });
+  });
+
+  it.each([
+    ['true', true],
+    ['false', false],
+    ['2', 2],
+    ['loopback', 'loopback'],
+  ])('reads TRUST_PROXY=%s as %j', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it('turns response validation off in production unless asked for', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).validateResponses).toBe(false);
+    expect(
+      loadConfig({ NODE_ENV: 'production', VALIDATE_RESPONSES: 'true' }).validateResponses,
+    ).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development' }).validateResponses).toBe(true);
+  });
+
+  it.each([
+    [{ PORT: '-1' }, 'PORT must be a whole number (got "-1")'],
+    [{ PORT: '65536' }, 'PORT must be at most 65535 (got "65536")'],
+    [{ HOST: '   ' }, 'HOST must not be empty (got "   ")'],
+    [
+      { DATABASE_URL: './petstore.db' },
+      'DATABASE_URL must be file:PATH (SQLite) or postgres://USER:PASSWORD@HOST:PORT/DB',
+    ],
+    [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL must be redis://HOST:PORT or rediss://HOST:PORT'],
+    [{ RATE_LIMIT_BAN_THRESHOLD: '0' }, 'RATE_LIMIT_BAN_THRESHOLD must be at least 1 (got "0")'],
+    [
+      { RATE_LIMIT_BAN_SECONDS: '15m' },
+      'RATE_LIMIT_BAN_SECONDS must be a whole number (got "15m")',
+    ],
+    [
+      { LOG_LEVEL: 'verbose' },
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "verbose")',
+    ],
+    [{ VALIDATE_RESPONSES: 'yes' }, 'VALIDATE_RESPONSES must be true or false (got "yes")'],
+  ])('names the bad value in %j', (env, message) => {
+    expect(problemsOf(env)).toEqual([message]);
+  });
+
+  it('reports every bad variable at once, never echoing URLs (they may hold passwords)', () => {
+    const problems = problemsOf({ PORT: 'x', DATABASE_URL: 'mysql://root:secret@db' });
+    expect(problems).toHaveLength(2);
+    expect(problems.join('\n')).not.toContain('secret');
+  });
+});
+
+describe('resolveDatabaseUrl', () => {
+  it('makes a relative file: path absolute against the given folder', () => {
+    expect(resolveDatabaseUrl('file:./data/petstore.db', '/srv/app')).toBe(
+      'file:/srv/app/data/petstore.db',
+    );
+  });
+
+  it.each(['file:/var/lib/petstore.db', 'file::memory:', 'postgres://db/petstore'])(
+    'leaves %s as it is',
+    (url) => {
+      expect(resolveDatabaseUrl(url, '/srv/app')).toBe(url);
+    },
+  );
+});
