@@ -1,6 +1,6 @@
 /**
  * Test support for every package: a real Pet Store server on loopback, over a real SQLite file
- * in a temporary folder, with response validation on and a clock the test controls. It starts
+ * in a temporary folder (or a PostgreSQL database you name), with response validation on and a clock the test controls. It starts
  * through `startServer`, like `main.ts`, and differs only in what it passes.
  *
  * Import it as `@petstore/server/testing` (resolved to this TypeScript source, so no build is
@@ -23,7 +23,7 @@ import { issueApiKey } from '../keys/index.js';
 import { createLogger, type Logger } from '../logger.js';
 import type { RateLimiter } from '../rate-limit/index.js';
 import { startServer } from '../server/index.js';
-import { openSqliteStorage, type Storage } from '../storage/index.js';
+import { openStorage, type Storage } from '../storage/index.js';
 import { createPermissiveLimiter } from './permissive-limiter.js';
 import { createTestClock, type TestClock } from './test-clock.js';
 
@@ -41,6 +41,11 @@ export interface TestServerOptions {
   limiter?: RateLimiter | ((clock: TestClock) => RateLimiter);
   /** The SQLite file; default a new file in a temporary folder (removed by `close`). */
   databaseFile?: string;
+  /**
+   * Another store to run on instead of SQLite, e.g. `postgres://…` of a throw-away database
+   * (opened and migrated here, closed by `close`; the database itself is the caller's).
+   */
+  databaseUrl?: string;
   /** Wraps the storage the app sees (e.g. to make a method fail). */
   decorateStorage?: (storage: Storage) => Storage;
   /** Response validation (default on: a response that breaks the contract becomes a 500). */
@@ -76,9 +81,14 @@ const defaultEnterpriseQuota: Quota = { perMinute: 10_000, perDay: 1_000_000 };
 /** Starts a server on 127.0.0.1 and an ephemeral port; resolves once it is listening and warm. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const clock = options.clock ?? createTestClock();
-  const tempDir = options.databaseFile ? undefined : mkdtempSync(path.join(tmpdir(), 'petstore-'));
-  const databaseFile = options.databaseFile ?? path.join(tempDir as string, 'petstore.db');
-  const storage = openSqliteStorage(databaseFile, { clock });
+  const tempDir =
+    options.databaseFile || options.databaseUrl
+      ? undefined
+      : mkdtempSync(path.join(tmpdir(), 'petstore-'));
+  const databaseUrl =
+    options.databaseUrl ??
+    `file:${options.databaseFile ?? path.join(tempDir as string, 'petstore.db')}`;
+  const storage = await openStorage(databaseUrl, { clock });
   // A limiter passed in is the caller's to close; one made here (default or factory) is ours.
   const ownLimiter = typeof options.limiter !== 'object';
   const limiter =
@@ -87,7 +97,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       : (options.limiter ?? createPermissiveLimiter(clock));
   const config = {
     ...loadConfig({ HOST: '127.0.0.1', PORT: '0' }),
-    databaseUrl: `file:${databaseFile}`,
+    databaseUrl,
     trustProxy: options.trustProxy ?? false,
     validateResponses: options.validateResponses ?? true,
   };
