@@ -1,10 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import express, { type Express } from 'express';
-import { failIfCallerUnknown, identifyCaller } from './caller/index.js';
+import { identifyCaller, requireCaller } from './caller/index.js';
 import type { Clock } from './clock.js';
 import type { AppConfig } from './config/index.js';
+import { loadDescription } from './contract.js';
 import { errorHandler } from './errors/index.js';
 import {
+  corsFor,
   getPetDeprecation,
   jsonBody,
   notFound,
@@ -19,7 +21,14 @@ import type { Logger } from './logger.js';
 import { rateLimit, type RateLimiter } from './rate-limit/index.js';
 import { petRoutes, publicRoutes } from './routes/index.js';
 import type { Storage } from './storage/index.js';
-import { openApiValidation, translateValidatorError } from './validation/index.js';
+import {
+  createServablePetCheck,
+  openApiValidation,
+  integerQueryParameters,
+  requireIntegerLiterals,
+  requireWellFormedStrings,
+  translateValidatorError,
+} from './validation/index.js';
 
 /** Everything the app needs; `startServer` builds these, tests may pass their own. */
 export interface AppDeps {
@@ -27,8 +36,8 @@ export interface AppDeps {
   limiter: RateLimiter;
   clock: Clock;
   logger: Logger;
-  /** Only the settings the app itself uses are read (trust proxy, response validation). */
-  config: Pick<AppConfig, 'trustProxy' | 'validateResponses'>;
+  /** Only the settings the app itself uses are read. */
+  config: Pick<AppConfig, 'trustProxy' | 'validateResponses' | 'corsOrigins'>;
   /** Requests that get no log line (the start-up warm-up's). */
   quietRequests?: ((req: IncomingMessage) => boolean) | undefined;
 }
@@ -37,10 +46,15 @@ export type PetstoreApp = Express;
 
 /**
  * Builds the Pet Store app: the middleware order, and nothing else. That order is the design:
- * request id → logging → security headers → public routes (no auth, no limits) →
- * getPet deprecation headers (so every answer of getPet, 429 included, carries them) →
- * identify the caller → rate limit (so 401/404/405 carry X-RateLimit-*) → JSON body →
- * the OpenAPI validator (auth 401, 400, 404, 405, 415) → the operations → 404 → errors.
+ *
+ * 1. request id → request log → security headers → CORS (when configured);
+ * 2. the public routes (no auth, no limits);
+ * 3. under `/v1`: getPet's deprecation headers (so every answer of getPet carries them) →
+ *    identify the caller → rate limit (so every answer, 401 and 404 included, carries the
+ *    rate-limit headers) → require a valid key (401 before any body is read) → parse the JSON
+ *    body → refuse ill-formed strings and non-decimal integers → the OpenAPI validator (400,
+ *    404, 405, 415; HEAD as GET) → the operations;
+ * 4. 404 for anything else, then the one error handler.
  *
  * @example
  * ```ts
@@ -54,6 +68,7 @@ export function createApp({
   config,
   quietRequests,
 }: AppDeps): PetstoreApp {
+  const description = loadDescription();
   const app = express();
   app.disable('x-powered-by');
   // No ETag/304: the contract documents no conditional requests.
@@ -63,16 +78,18 @@ export function createApp({
   app.use(requestId());
   app.use(requestLog({ logger, ignore: quietRequests }));
   app.use(securityHeaders());
+  if (config.corsOrigins !== undefined) app.use(corsFor(config.corsOrigins, description));
   app.use(publicRoutes(storage));
 
-  // Before anything can refuse the request, so 401, 404 and 429 answers carry the headers too.
   app.all('/v1/pets/:petId', getPetDeprecation());
   app.use(identifyCaller({ keys: storage.keys, anonymousQuota }));
   app.use(rateLimit({ limiter }));
-  app.use(failIfCallerUnknown());
+  app.use(requireCaller());
   app.use(jsonBody());
+  app.use(requireWellFormedStrings());
+  app.use(requireIntegerLiterals(integerQueryParameters(description)));
   app.use(openApiValidation({ validateResponses: config.validateResponses }));
-  app.use(petRoutes(storage));
+  app.use(petRoutes({ storage, servable: createServablePetCheck(), logger }));
   app.use(notFound());
   app.use(
     errorHandler({

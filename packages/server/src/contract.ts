@@ -20,3 +20,24 @@ export const docsHtmlFile = path.join(path.dirname(openApiJsonFile), '..', 'docs
 export function loadDescription(): Record<string, unknown> {
   return JSON.parse(readFileSync(openApiJsonFile, 'utf8')) as Record<string, unknown>;
 }
+
+/**
+ * `node` itself, or what its local `$ref` (`#/components/…`) points to in `description`,
+ * following chains. For reading the bundle, whose responses, parameters and headers are refs.
+ */
+export function resolveRef<T>(description: unknown, node: T | { $ref: string }): T {
+  let current: unknown = node;
+  for (let hops = 0; hops < 32; hops++) {
+    const ref = (current as { $ref?: unknown } | null)?.$ref;
+    if (typeof ref !== 'string' || !ref.startsWith('#/')) return current as T;
+    current = ref
+      .slice(2)
+      .split('/')
+      .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
+      .reduce<unknown>(
+        (at, part) => (at as Record<string, unknown> | undefined)?.[part],
+        description,
+      );
+  }
+  throw new Error('A $ref chain of the description does not end.');
+}

@@ -15,7 +15,7 @@ export interface IdentifyCallerOptions {
  * Finds the caller from `Authorization: Bearer psk_…` and puts it in `res.locals.caller`: the
  * active key it names, or an anonymous caller (no credential, or one that is malformed,
  * unknown or revoked) counted by client address (`req.ip`, so `trust proxy` applies). It never
- * rejects: the rate limiter counts every caller first, then the security check answers 401.
+ * rejects: the rate limiter counts every caller first, then `requireCaller` answers 401.
  */
 export function identifyCaller({ keys, anonymousQuota }: IdentifyCallerOptions): RequestHandler {
   return async (req, res, next) => {
@@ -43,16 +43,5 @@ export function identifyCaller({ keys, anonymousQuota }: IdentifyCallerOptions):
       ? { kind: 'key', key, subject: { kind: 'key', keyId: key.id }, quota: quotaOf(key) }
       : anonymous('invalid');
     next();
-  };
-}
-
-/**
- * Runs after the rate limiter: passes on the store failure `identifyCaller` deferred, if any,
- * so that its error response is counted and carries the rate-limit headers.
- */
-export function failIfCallerUnknown(): RequestHandler {
-  return (_req, res, next) => {
-    const { caller } = res.locals;
-    next(caller.kind === 'anonymous' ? caller.lookupError : undefined);
   };
 }

@@ -1,12 +1,10 @@
 /**
- * Who is calling: read once from the `Authorization` header by `identifyCaller`, then typed on
- * `res.locals.caller` for the rate limiter, the security check and the handlers.
+ * Who is calling: read once from the `Authorization` header by `identifyCaller`, typed on
+ * `res.locals.caller` for the rate limiter, `requireCaller` (401 with its challenge), the
+ * validator's security handler and the handlers.
  */
 export { bearerToken } from './bearer-token.js';
 export type { AnonymousCaller, Caller, KeyCaller } from './caller.js';
-export {
-  failIfCallerUnknown,
-  identifyCaller,
-  type IdentifyCallerOptions,
-} from './identify-caller.js';
+export { identifyCaller, type IdentifyCallerOptions } from './identify-caller.js';
+export { bearerChallenge, REALM, requireCaller, unauthorized } from './require-caller.js';
 export { bearerAuth } from './security-handler.js';

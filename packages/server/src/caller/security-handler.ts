@@ -1,10 +1,9 @@
 import type { Request } from 'express';
 
 /**
- * The validator's handler for the contract's `bearerAuth` scheme. The validator itself only
- * checks that an `Authorization` header mentions "bearer"; the key's form, existence and
- * revocation were checked by `identifyCaller`, whose result decides here. A false answer
- * becomes 401 `unauthorized`.
+ * The validator's handler for the contract's `bearerAuth` scheme: the contract's word on which
+ * operations need a key. `requireCaller` has already refused callers without one (before the
+ * body is read), so this confirms what `identifyCaller` found; a false answer would become 401.
  */
 export function bearerAuth(req: Request): boolean {
   return req.res?.locals.caller?.kind === 'key';

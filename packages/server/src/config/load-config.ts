@@ -30,7 +30,29 @@ export interface AppConfig {
   trustProxy: TrustProxy;
   /** Check every response against the contract (a mismatch becomes a logged 500). */
   validateResponses: boolean;
+  /** Origins whose browser apps may call the API (CORS); undefined: no CORS headers. */
+  corsOrigins: CorsOrigins | undefined;
+  /** Limits of the HTTP transport, against slow or oversized requests. */
+  http: HttpLimits;
 }
+
+/** `CORS_ORIGINS`: every origin (`*`), or a list of exact origins. */
+export type CorsOrigins = '*' | readonly string[];
+
+/** Limits of the HTTP transport (Node's `http.Server` settings). */
+export interface HttpLimits {
+  /** A request's headers must arrive within this many ms (slowloris), else 408 and closed. */
+  headersTimeoutMs: number;
+  /** A whole request, body included, must arrive within this many ms, else 408 and closed. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this many ms. */
+  keepAliveTimeoutMs: number;
+  /** The largest request head (request line and headers) accepted, in bytes; larger: 431. */
+  maxHeaderBytes: number;
+}
+
+/** A browser origin: scheme, host and optional port, nothing else. */
+const ORIGIN = /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$|^https?:\/\/\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
 const wholeNumber = (name: string, min: number, max: number) =>
   z
@@ -79,6 +101,28 @@ const envSchema = z.object({
     })
     .default(false),
   VALIDATE_RESPONSES: booleanFlag('VALIDATE_RESPONSES').optional(),
+  CORS_ORIGINS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (origins) =>
+        (origins.length === 1 && origins[0] === '*') ||
+        (origins.length > 0 && origins.every((origin) => ORIGIN.test(origin))),
+      'CORS_ORIGINS must be * or a comma-separated list of origins such as https://app.example',
+    )
+    .transform((origins): CorsOrigins => (origins[0] === '*' ? '*' : origins))
+    .optional(),
+  HTTP_HEADERS_TIMEOUT_MS: wholeNumber('HTTP_HEADERS_TIMEOUT_MS', 100, 600_000).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: wholeNumber('HTTP_REQUEST_TIMEOUT_MS', 100, 3_600_000).default(30_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: wholeNumber('HTTP_KEEP_ALIVE_TIMEOUT_MS', 100, 600_000).default(
+    5_000,
+  ),
+  HTTP_MAX_HEADER_BYTES: wholeNumber('HTTP_MAX_HEADER_BYTES', 1024, 1_048_576).default(16_384),
   NODE_ENV: z.string().optional(),
 });
 
@@ -129,6 +173,14 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     validateResponses: e.VALIDATE_RESPONSES ?? e.NODE_ENV !== 'production',
+    corsOrigins: e.CORS_ORIGINS,
+    http: {
+      // A request's headers are part of the request: their deadline cannot be the later one.
+      headersTimeoutMs: Math.min(e.HTTP_HEADERS_TIMEOUT_MS, e.HTTP_REQUEST_TIMEOUT_MS),
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxHeaderBytes: e.HTTP_MAX_HEADER_BYTES,
+    },
   };
 }
 

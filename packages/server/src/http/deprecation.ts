@@ -15,7 +15,7 @@ export const GET_PET_DEPRECATION_LINK =
  */
 export function getPetDeprecation(): RequestHandler {
   return (req, res, next) => {
-    if (req.method === 'GET') {
+    if (req.method === 'GET' || req.method === 'HEAD') {
       res.setHeader('Deprecation', GET_PET_DEPRECATION);
       res.setHeader('Sunset', GET_PET_SUNSET);
       res.setHeader('Link', GET_PET_DEPRECATION_LINK);

@@ -12,12 +12,27 @@ export function jsonBody(): RequestHandler {
   return express.json({ limit: BODY_LIMIT_BYTES, strict: true, type: 'application/json' });
 }
 
+/** Whether `text` is JSON text (body-parser's strict mode also refuses `42`, `"x"`, `null`). */
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** body-parser's errors (https://github.com/expressjs/body-parser#errors) in the API's words. */
 export const translateBodyParserError: ErrorTranslator = (err) => {
-  const type = (err as { type?: unknown } | null)?.type;
+  const { type, body } = (err ?? {}) as { type?: unknown; body?: unknown };
   switch (type) {
     case 'entity.parse.failed':
-      return new ApiError('invalid_request', 'request/body is not well-formed JSON.');
+      return new ApiError(
+        'invalid_request',
+        typeof body === 'string' && isJson(body)
+          ? 'request/body must be object'
+          : 'request/body is not well-formed JSON.',
+      );
     case 'entity.too.large':
       return new ApiError(
         'payload_too_large',

@@ -1,11 +1,15 @@
-import type { NewPet, PetStatus, RequestBody, ResponseBody } from '@petstore/types';
+import type { NewPet, Pet, PetStatus, RequestBody, ResponseBody } from '@petstore/types';
 import { type Request, type Response, Router } from 'express';
 import { ApiError } from '../errors/index.js';
+import type { Logger } from '../logger.js';
 import type { Storage } from '../storage/index.js';
+import type { ServablePetCheck } from '../validation/index.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 
 /** The default page size of `listPets` (the contract's `limit` default). */
 export const DEFAULT_PAGE_SIZE = 20;
+/** The largest page (the contract's `limit` maximum). */
+export const MAX_PAGE_SIZE = 100;
 
 /**
  * The response of each operation, typed from the contract: `res.json` accepts only the
@@ -30,22 +34,72 @@ function requireSafeInteger(field: string, value: number): number {
 }
 
 /**
- * A path segment as an integer, written plainly (`-12`, `0`, `42`). The validator coerces with
- * JavaScript's Number(), which also reads `0x10`, `1e3`, `01` and ` ` as numbers; those are not
- * identifiers, so they come out NaN here and get 400.
+ * An integer parameter as written in a path or query, plainly (`-12`, `0`, `42`). The validator
+ * coerces with JavaScript's Number(), which also reads `0x10`, `1e3`, `01`, ` `, `Infinity` and
+ * `1e400` as numbers; those are not integers as the contract means them, so they come out NaN
+ * here and get 400.
  */
 function parseIntegerLiteral(text: string): number {
-  return /^(0|-?[1-9][0-9]*)$/.test(text) ? Number(text) : Number.NaN;
+  return /^(0|-?[1-9][0-9]{0,15})$/.test(text) ? Number(text) : Number.NaN;
+}
+
+/** `limit`: a whole number from 1 to 100, written plainly; absent, the default. */
+function parseLimit(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_PAGE_SIZE;
+  const limit = parseIntegerLiteral(text);
+  if (!(limit >= 1 && limit <= MAX_PAGE_SIZE)) {
+    throw new ApiError(
+      'invalid_request',
+      `request/query/limit must be a whole number from 1 to ${MAX_PAGE_SIZE}, written in decimal.`,
+    );
+  }
+  return limit;
+}
+
+export interface PetRoutesOptions {
+  storage: Storage;
+  /** Whether a stored pet may be served (the contract's Pet schema). */
+  servable: ServablePetCheck;
+  logger: Logger;
 }
 
 /** The three operations of the contract, under `/v1`. Requests reach them already validated. */
-export function petRoutes(storage: Storage): Router {
+export function petRoutes({ storage, servable, logger }: PetRoutesOptions): Router {
   const router = Router();
+  const refuse = (pet: unknown) =>
+    logger.warn({ pet }, 'a stored pet does not match the contract and is not served');
+
+  /**
+   * Up to `limit + 1` servable pets after `afterId` (one more than a page tells whether a next
+   * page exists, without counting). Rows that cannot be served are skipped; the store is asked
+   * again past them, so a page is never short because of them.
+   */
+  async function servablePets(
+    limit: number,
+    status: PetStatus | undefined,
+    afterId: number | undefined,
+  ): Promise<Pet[]> {
+    const found: Pet[] = [];
+    let after = afterId;
+    for (;;) {
+      const wanted = limit + 1 - found.length;
+      const rows = await storage.pets.list({ limit: wanted, status, afterId: after });
+      for (const pet of rows) {
+        if (servable(pet)) found.push(pet);
+        else refuse(pet);
+      }
+      const last = rows.at(-1)?.id;
+      // The end of the table, enough pets, or an id past the safe range (ids are in order, so
+      // nothing servable can follow it): stop.
+      if (rows.length < wanted || found.length > limit || !Number.isSafeInteger(last)) return found;
+      after = last;
+    }
+  }
 
   // listPets: a plain array; `Link: <…>; rel="next"` (RFC 8288 §3) when more pets match.
   router.get('/v1/pets', async (req: Request, res: ListPetsResponse) => {
     const query = req.query as Record<string, string | undefined>;
-    const limit = query.limit === undefined ? DEFAULT_PAGE_SIZE : Number(query.limit);
+    const limit = parseLimit(query.limit);
     const status = query.status as PetStatus | undefined;
     let afterId: number | undefined;
     if (query.cursor !== undefined) {
@@ -57,11 +111,10 @@ export function petRoutes(storage: Storage): Router {
         );
       }
     }
-    // One more than asked tells whether a next page exists, without counting.
-    const rows = await storage.pets.list({ limit: limit + 1, status, afterId });
-    const page = rows.slice(0, limit);
+    const pets = await servablePets(limit, status, afterId);
+    const page = pets.slice(0, limit);
     const last = page.at(-1);
-    if (rows.length > limit && last !== undefined) {
+    if (pets.length > limit && last !== undefined) {
       const next = new URLSearchParams({ limit: String(limit) });
       if (status !== undefined) next.set('status', status);
       next.set('cursor', encodeCursor(last.id));
@@ -87,6 +140,10 @@ export function petRoutes(storage: Storage): Router {
     const id = requireSafeInteger('request/params/petId', parseIntegerLiteral(req.params.petId));
     const pet = await storage.pets.get(id);
     if (pet === undefined) throw new ApiError('not_found', `No pet with id ${id}.`);
+    if (!servable(pet)) {
+      refuse(pet);
+      throw new ApiError('internal_error');
+    }
     res.status(200).json(pet);
   });
 

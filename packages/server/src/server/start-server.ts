@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type PetstoreApp } from '../app.js';
 import { type Clock, systemClock } from '../clock.js';
@@ -7,6 +7,7 @@ import type { AppConfig } from '../config/index.js';
 import { createLogger, type Logger } from '../logger.js';
 import { openRateLimiter, type RateLimiter } from '../rate-limit/index.js';
 import { openStorage, type Storage } from '../storage/index.js';
+import { createHttpServer } from './http-server.js';
 import { createWarmUpKey, isWarmUpRequest, warmUp } from './warm-up.js';
 
 export interface StartServerOptions {
@@ -99,7 +100,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       warmUpKey.retire();
     }
 
-    const server = createServer(app);
+    const server = createHttpServer(app, config.http);
     server.listen(config.port, config.host);
     await Promise.race([
       once(server, 'listening'),

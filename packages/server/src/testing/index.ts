@@ -17,7 +17,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../config/index.js';
+import { type CorsOrigins, type HttpLimits, loadConfig } from '../config/index.js';
 import type { Plan, Quota } from '../domain.js';
 import { issueApiKey } from '../keys/index.js';
 import { createLogger, type Logger } from '../logger.js';
@@ -52,6 +52,10 @@ export interface TestServerOptions {
   validateResponses?: boolean;
   /** Express `trust proxy` (default false). */
   trustProxy?: boolean | number | string;
+  /** `CORS_ORIGINS` (default unset: no CORS headers). */
+  corsOrigins?: CorsOrigins;
+  /** Transport limits to override (default: the server's defaults). */
+  http?: Partial<HttpLimits>;
   /** The logger; default silent. */
   logger?: Logger;
 }
@@ -100,7 +104,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     databaseUrl,
     trustProxy: options.trustProxy ?? false,
     validateResponses: options.validateResponses ?? true,
+    corsOrigins: options.corsOrigins,
   };
+  config.http = { ...config.http, ...options.http };
   const running = await startServer({
     config,
     clock,

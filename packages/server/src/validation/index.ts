@@ -4,4 +4,8 @@ export {
   openApiValidation,
   type OpenApiValidationOptions,
   translateValidatorError,
+  withHeadOperations,
 } from './openapi-validator.js';
+export { findMalformedString, requireWellFormedStrings } from './well-formed-strings.js';
+export { createServablePetCheck, type ServablePetCheck } from './servable-pets.js';
+export { integerQueryParameters, requireIntegerLiterals } from './integer-parameters.js';

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { middleware as openApiValidatorMiddleware } from 'express-openapi-validator';
-import { bearerAuth } from '../caller/index.js';
+import { bearerAuth, unauthorized } from '../caller/index.js';
 import { loadDescription } from '../contract.js';
 import { ApiError, type ErrorTranslator } from '../errors/index.js';
 
@@ -20,7 +20,7 @@ export function openApiValidation({
   validateResponses,
 }: OpenApiValidationOptions): RequestHandler[] {
   return openApiValidatorMiddleware({
-    apiSpec: loadDescription() as never,
+    apiSpec: withHeadOperations(loadDescription()) as never,
     // The bundle is linted and validated against the OpenAPI 3.1 schema in CI (packages/types).
     validateApiSpec: false,
     validateRequests: { allowUnknownQueryParameters: false, removeAdditional: false },
@@ -29,6 +29,21 @@ export function openApiValidation({
     validateFormats: true,
     ignoreUndocumented: false,
   }) as unknown as RequestHandler[];
+}
+
+/**
+ * The description as the validator sees it: every `get` operation also answers `head` (RFC 9110
+ * §9.3.2: same status and headers, no body), so HEAD requests are authenticated and validated
+ * like GETs, and a 405's `Allow` lists HEAD wherever GET is. Express routes HEAD to the GET
+ * handlers, and Node sends no body for it. Only this in-memory copy changes: the contract itself
+ * says it in prose, as OpenAPI has no "HEAD like GET".
+ */
+export function withHeadOperations(description: Record<string, unknown>): Record<string, unknown> {
+  const paths = (description.paths ?? {}) as Record<string, Record<string, unknown>>;
+  for (const item of Object.values(paths)) {
+    if (item.get !== undefined && item.head === undefined) item.head = item.get;
+  }
+  return description;
 }
 
 /** The shape of express-openapi-validator's errors (its HttpError subclasses). */
@@ -88,7 +103,7 @@ export const translateValidatorError: ErrorTranslator = (err, req) => {
     case 400:
       return new ApiError('invalid_request', describeValidationError(err));
     case 401:
-      return new ApiError('unauthorized');
+      return unauthorized(req.res?.locals.caller);
     case 404:
       return new ApiError('not_found', 'Nothing exists at this path.');
     case 405: {

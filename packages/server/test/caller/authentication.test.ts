@@ -53,14 +53,43 @@ describe('bearer API keys', () => {
     await expectError(await get(server, key, '/v1/pets'), 401, 'unauthorized');
   });
 
-  it('checks the key before the body: a bad body without a key gets 401', async () => {
+  it.each([
+    ['a body the contract refuses', 'application/json', JSON.stringify({ id: 1 })],
+    ['malformed JSON', 'application/json', '{"name":'],
+    ['a body over the 100 KiB limit', 'application/json', `"${'x'.repeat(200 * 1024)}"`],
+    ['a body that is not JSON', 'text/plain', 'hello'],
+  ])('checks the key before the body: %s without a key gets 401', async (_case, type, body) => {
     const response = await fetch(`${server.baseUrl}/pets`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ id: 1 }),
+      headers: { 'Content-Type': type },
+      body,
     });
+    expectApiHeaders(response);
     await expectError(response, 401, 'unauthorized');
   });
+
+  it.each([
+    ['no credential', undefined, 'Bearer realm="petstore"'],
+    ['another scheme', 'Basic dXNlcjpwYXNz', 'Bearer realm="petstore", error="invalid_token"'],
+    ['a malformed key', 'Bearer abc', 'Bearer realm="petstore", error="invalid_token"'],
+    [
+      'an unknown key',
+      `Bearer ${generateApiKey().raw}`,
+      'Bearer realm="petstore", error="invalid_token"',
+    ],
+  ])(
+    'challenges with WWW-Authenticate on a 401 to %s (RFC 6750 §3)',
+    async (_case, auth, challenge) => {
+      for (const path of ['/pets', '/pets/1', '/owners']) {
+        const response = await fetch(
+          `${server.baseUrl}${path}`,
+          auth ? { headers: { Authorization: auth } } : {},
+        );
+        expect(response.status).toBe(401);
+        expect(response.headers.get('WWW-Authenticate')).toBe(challenge);
+      }
+    },
+  );
 
   it('counts callers without a valid key at the Free plan numbers', async () => {
     const response = await listWith('Bearer abc');

@@ -24,6 +24,13 @@ describe('loadConfig', () => {
       logLevel: 'info',
       trustProxy: false,
       validateResponses: true,
+      corsOrigins: undefined,
+      http: {
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 5_000,
+        maxHeaderBytes: 16_384,
+      },
     });
   });
 
@@ -47,6 +54,11 @@ describe('loadConfig', () => {
         LOG_LEVEL: 'debug',
         TRUST_PROXY: 'loopback, 10.0.0.0/8',
         VALIDATE_RESPONSES: 'false',
+        CORS_ORIGINS: 'https://app.example, http://localhost:5173',
+        HTTP_HEADERS_TIMEOUT_MS: '2000',
+        HTTP_REQUEST_TIMEOUT_MS: '9000',
+        HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000',
+        HTTP_MAX_HEADER_BYTES: '8192',
       }),
     ).toEqual({
       port: 3000,
@@ -59,6 +71,13 @@ describe('loadConfig', () => {
       logLevel: 'debug',
       trustProxy: 'loopback, 10.0.0.0/8',
       validateResponses: false,
+      corsOrigins: ['https://app.example', 'http://localhost:5173'],
+      http: {
+        headersTimeoutMs: 2000,
+        requestTimeoutMs: 9000,
+        keepAliveTimeoutMs: 1000,
+        maxHeaderBytes: 8192,
+      },
     });
   });
 
@@ -69,6 +88,21 @@ describe('loadConfig', () => {
     ['loopback', 'loopback'],
   ])('reads TRUST_PROXY=%s as %j', (value, expected) => {
     expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it.each([
+    ['*', '*'],
+    ['https://a.example', ['https://a.example']],
+    ['https://a.example,http://127.0.0.1:5173', ['https://a.example', 'http://127.0.0.1:5173']],
+  ])('reads CORS_ORIGINS=%s as %j', (value, expected) => {
+    expect(loadConfig({ CORS_ORIGINS: value }).corsOrigins).toEqual(expected);
+  });
+
+  it('never lets the headers deadline come after the whole request’s', () => {
+    expect(loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '500' }).http).toMatchObject({
+      headersTimeoutMs: 500,
+      requestTimeoutMs: 500,
+    });
   });
 
   it('turns response validation off in production unless asked for', () => {
@@ -98,6 +132,17 @@ describe('loadConfig', () => {
       'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "verbose")',
     ],
     [{ VALIDATE_RESPONSES: 'yes' }, 'VALIDATE_RESPONSES must be true or false (got "yes")'],
+    [
+      { CORS_ORIGINS: 'app.example' },
+      'CORS_ORIGINS must be * or a comma-separated list of origins such as https://app.example (got "app.example")',
+    ],
+    [
+      { CORS_ORIGINS: 'https://app.example/path' },
+      'CORS_ORIGINS must be * or a comma-separated list of origins such as https://app.example (got "https://app.example/path")',
+    ],
+    [{ HTTP_HEADERS_TIMEOUT_MS: '10' }, 'HTTP_HEADERS_TIMEOUT_MS must be at least 100 (got "10")'],
+    [{ HTTP_MAX_HEADER_BYTES: '100' }, 'HTTP_MAX_HEADER_BYTES must be at least 1024 (got "100")'],
+    [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE must be at least 1 (got "0")'],
   ])('names the bad value in %j', (env, message) => {
     expect(problemsOf(env)).toEqual([message]);
   });

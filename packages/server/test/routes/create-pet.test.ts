@@ -133,6 +133,16 @@ describe('POST /v1/pets', () => {
     expect(error.message).toBe('request/body is not well-formed JSON.');
   });
 
+  it.each(['42', '"Rex"', 'null', 'true', '[1]'])(
+    'answers 400 saying the body must be an object (not that it is malformed) for the JSON %s',
+    async (body) => {
+      const response = await postPet(server, key, body);
+      expectApiHeaders(response);
+      const error = await expectError(response, 400, 'invalid_request');
+      expect(error.message).toBe('request/body must be object');
+    },
+  );
+
   it('answers 400 when the body does not match its Content-Encoding', async () => {
     const response = await fetch(`${server.baseUrl}/pets`, {
       method: 'POST',

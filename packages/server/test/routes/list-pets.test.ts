@@ -80,7 +80,11 @@ describe('GET /v1/pets', () => {
   it.each([
     ['limit is 0', 'limit=0', 'request/query/limit must be >= 1'],
     ['limit is 101', 'limit=101', 'request/query/limit must be <= 100'],
-    ['limit is not a number', 'limit=ten', 'request/query/limit must be integer'],
+    [
+      'limit is not a number',
+      'limit=ten',
+      'request/query/limit must be an integer, written in decimal digits.',
+    ],
     [
       'status is not a PetStatus',
       'status=lost',
@@ -106,5 +110,26 @@ describe('GET /v1/pets', () => {
     expectApiHeaders(response);
     const error = await expectError(response, 400, 'invalid_request');
     expect(error.message).toBe(message);
+  });
+});
+
+describe('listPets numbers', () => {
+  it.each([
+    'Infinity',
+    '-Infinity',
+    '1e400',
+    '-1e400',
+    '5e1',
+    '0x10',
+    '1.5',
+    '+5',
+    ' 5',
+    '0',
+    '101',
+  ])('answers 400 naming limit for limit=%s', async (limit) => {
+    const response = await get(server, key, `/v1/pets?limit=${encodeURIComponent(limit)}`);
+    expectApiHeaders(response);
+    const error = await expectError(response, 400, 'invalid_request');
+    expect(error.message).toMatch(/^request\/query\/limit /);
   });
 });

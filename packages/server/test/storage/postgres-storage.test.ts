@@ -28,13 +28,16 @@ describe('PostgreSQL storage', () => {
     await database.drop();
   });
 
-  it('refuses an id beyond 2^53−1 instead of rounding it to another pet’s id', async () => {
+  it('refuses to hand out an id beyond 2^53−1 rounded into another pet’s id', async () => {
     await admin.query('alter table pets alter column id restart with 9007199254740993');
 
     await expect(storage.pets.create({ name: 'Too far', categoryId: 1 })).rejects.toThrow(
       'pets.id 9007199254740993 is beyond the safe integer range',
     );
-    await expect(storage.pets.list({ limit: 10 })).rejects.toThrow(RangeError);
+    // Reading stays possible (one odd row must not fail a page); the id comes back unsafe, which
+    // the routes refuse to serve (test/routes/list-pets.test.ts).
+    const [pet] = await storage.pets.list({ limit: 10 });
+    expect(Number.isSafeInteger(pet?.id)).toBe(false);
   });
 
   it('serves the status filter in id order from an index, without sorting', async () => {

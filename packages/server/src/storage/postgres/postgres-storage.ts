@@ -6,6 +6,7 @@ import { translateStoreErrors } from '../errors.js';
 import {
   type ApiKeyRow,
   apiKeyFromRow,
+  createdPetFromRow,
   KEY_COLUMNS,
   NEW_KEY_COLUMNS,
   newKeyValues,
@@ -117,7 +118,7 @@ function postgresPets(pool: pg.Pool): PetRepository {
           text: `insert into pets (name, category_id, status) values ($1, $2, $3) returning ${PET_COLUMNS}`,
           values: [pet.name, pet.categoryId, pet.status ?? null],
         });
-        return petFromRow(firstRow(result));
+        return createdPetFromRow(firstRow(result));
       }),
     get: (id: number): Promise<Pet | undefined> =>
       run(async () => {

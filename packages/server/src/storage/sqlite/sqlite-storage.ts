@@ -8,6 +8,7 @@ import { translateStoreErrors } from '../errors.js';
 import {
   type ApiKeyRow,
   apiKeyFromRow,
+  createdPetFromRow,
   KEY_COLUMNS,
   NEW_KEY_COLUMNS,
   newKeyValues,
@@ -92,7 +93,9 @@ function sqlitePets(db: Database): PetRepository {
   );
   return {
     create: (pet: NewPet): Promise<Pet> =>
-      run(() => petFromRow(insert.get(pet.name, pet.categoryId, pet.status ?? null) as PetRow)),
+      run(() =>
+        createdPetFromRow(insert.get(pet.name, pet.categoryId, pet.status ?? null) as PetRow),
+      ),
     get: (id: number): Promise<Pet | undefined> =>
       run(() => {
         const row = select.get(id);

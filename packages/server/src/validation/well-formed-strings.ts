@@ -1,0 +1,49 @@
+import type { RequestHandler } from 'express';
+import { ApiError } from '../errors/index.js';
+
+/** A lone UTF-16 surrogate: with the `u` flag, a surrogate that is not half of a pair. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Where in `value` (a parsed JSON body or query) a string — a value or a property name — is not
+ * well-formed Unicode, as a path (`name`, `tags/0`), or undefined when every string is.
+ */
+export function findMalformedString(value: unknown, at = ''): string | undefined {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? at : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const path = at === '' ? key : `${at}/${key}`;
+    if (LONE_SURROGATE.test(key))
+      return at === '' ? '(a property name)' : `${at}/(a property name)`;
+    const found = findMalformedString(item, path);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Refuses a request whose JSON body or query holds a string that is not well-formed Unicode: a
+ * lone surrogate (`"\ud800"` is valid JSON text, but names no character). No store can keep it
+ * (SQLite and PostgreSQL keep UTF-8, so it would come back as U+FFFD, changed), so it is a 400
+ * naming the field, before anything is validated or stored. Paths and headers cannot carry one:
+ * Node decodes headers as Latin-1 and percent-decoding rejects ill-formed UTF-8.
+ */
+export function requireWellFormedStrings(): RequestHandler {
+  return (req, _res, next) => {
+    for (const [where, value] of [
+      ['body', req.body as unknown],
+      ['query', req.query as unknown],
+    ] as const) {
+      const field = findMalformedString(value);
+      if (field === undefined) continue;
+      const name = field === '' ? `request/${where}` : `request/${where}/${field}`;
+      return next(
+        new ApiError(
+          'invalid_request',
+          `${name} must be well-formed Unicode: it holds a lone UTF-16 surrogate.`,
+        ),
+      );
+    }
+    next();
+  };
+}
