@@ -79,9 +79,10 @@ export interface components {
         /**
          * @description The animal's name: 1 to 255 characters, none of them a control character
          *     (U+0000–U+001F, U+007F), which no name needs and not every store can keep. It must
-         *     be well-formed Unicode: a name holding a lone UTF-16 surrogate (JSON `"\ud800"`)
-         *     gets `400` naming the field, and nothing is stored. (The service enforces that
-         *     rule; no regular expression says it the same way with and without the `u` flag.)
+         *     be well-formed Unicode: a name holding a lone UTF-16 surrogate (a JSON escape of a
+         *     code unit from U+D800 to U+DFFF without its partner) gets `400` naming the field,
+         *     and nothing is stored. (The service enforces that rule; no regular expression says
+         *     it the same way with and without the `u` flag.)
          */
         PetName: string;
         /**

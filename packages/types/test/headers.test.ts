@@ -82,6 +82,13 @@ describe('the syntax of the headers', () => {
     ]);
   });
 
+  it('writes no \\u escape in any text: generators turn them into raw characters', () => {
+    // hey-api's zod patterns and JSDoc comments both decode `\\uXXXX`: a control byte, or a
+    // lone surrogate that comes out as U+FFFD.
+    const escapes = JSON.stringify(description).match(/\\\\u[0-9A-Fa-f]{4}/g);
+    expect(escapes).toBeNull();
+  });
+
   it('spells every character class of every pattern in ASCII, with \\x escapes', () => {
     const patterns: string[] = [];
     JSON.stringify(description, (key, value: unknown) => {
