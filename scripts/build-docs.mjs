@@ -1,9 +1,12 @@
 // Renders the bundled description into one self-contained HTML reference,
 // packages/types/docs/index.html, that works offline: Redoc's script is inlined
-// (--inlineBundle) instead of loaded from a CDN, and telemetry is off (redocly.yaml).
+// (--inlineBundle) instead of loaded from a CDN, telemetry is off (redocly.yaml), the
+// "API docs by Redocly" badge draws its logo inline instead of loading it from
+// cdn.redoc.ly (Redoc has no option to hide it), and code blocks in descriptions wrap
+// instead of running past the column (Redoc has no option for that either).
 //
 //   node scripts/build-docs.mjs [--out FILE]
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { root } from './generate.mjs';
 import { redocly } from './redocly.mjs';
@@ -26,7 +29,42 @@ export async function buildDocs(file = defaultDocsFile) {
     { quiet: true },
   );
   if (code !== 0) throw new Error(`redocly build-docs failed:\n${output}`);
+  await writeFile(file, offline(await readFile(file, 'utf8')));
   return file;
+}
+
+/** Redoc's badge logos (expanded and collapsed sidebar): the page's only outside loads. */
+const badgeLogos = {
+  'https://cdn.redoc.ly/redoc/logo-mini-full.svg': svg(64, 'Redocly'),
+  'https://cdn.redoc.ly/redoc/logo-mini.svg': svg(14, 'R'),
+};
+
+/** A data: URI of a small wordmark, drawn in Redocly's colour, that loads nothing. */
+function svg(width, text) {
+  const image =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="16" role="img">` +
+    `<text x="0" y="12" font-family="sans-serif" font-size="12" font-weight="700" ` +
+    `fill="#1f7ff0">${text}</text></svg>`;
+  return `data:image/svg+xml,${encodeURIComponent(image)}`;
+}
+
+/** Code blocks of descriptions (Getting started) wrap their long lines; Redoc's own
+ * stylesheet, injected after this one, would win a tie. */
+const css = `<style>
+  [data-component-name='Markdown/Markdown'] pre {
+    white-space: pre-wrap !important;
+    overflow-wrap: anywhere !important;
+  }
+</style>`;
+
+/** The page with the badge drawn inline and the CSS added; throws if Redoc changed. */
+function offline(html) {
+  let page = html;
+  for (const [url, inline] of Object.entries(badgeLogos)) page = page.replaceAll(url, inline);
+  const left = /https:\/\/cdn\.redoc\.ly\/redoc\/[^"'`\s)]+/.exec(page);
+  if (left) throw new Error(`build-docs: the badge would still load ${left[0]}`);
+  if (!page.includes('</head>')) throw new Error('build-docs: no </head> to add the CSS to');
+  return page.replace('</head>', `${css}\n</head>`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

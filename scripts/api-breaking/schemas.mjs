@@ -174,6 +174,8 @@ export function compareSchemas(before, after, direction, where, deref) {
   function compareStrings(b, a, at) {
     for (const key of ['pattern', 'format']) {
       if (b[key] === a[key]) continue;
+      if (key === 'pattern' && samePattern(b.pattern, a.pattern)) continue;
+      if (key === 'format' && b.format === undefined && formatImpliedByBounds(a)) continue;
       // Two different patterns cannot be compared in general: any change is reported.
       if (b[key] === undefined && direction === 'response') continue;
       if (a[key] === undefined && direction === 'request') continue;
@@ -215,6 +217,39 @@ export function compareSchemas(before, after, direction, where, deref) {
       problems.push(narrowing(at, 'unknown properties are now rejected'));
     }
   }
+}
+
+/**
+ * Two patterns that differ only in how they spell a character below U+0100 (`\u001F`,
+ * `\x1f`, `\x1F`) match the same strings. Escaped backslashes are consumed pair by pair,
+ * so `\\u0041` (a backslash, then `u0041`) is left alone.
+ */
+function samePattern(x, y) {
+  if (typeof x !== 'string' || typeof y !== 'string') return false;
+  const canonical = (pattern) =>
+    pattern.replace(/\\(?:u00([0-9A-Fa-f]{2})|x([0-9A-Fa-f]{2})|[\s\S])/g, (escape, u, x) =>
+      u || x ? `\\x${(u ?? x).toUpperCase()}` : escape,
+    );
+  return canonical(x) === canonical(y);
+}
+
+/** Integer ranges of the OpenAPI formats: adding one the bounds already imply accepts no less. */
+const integerFormats = {
+  int32: [-(2 ** 31), 2 ** 31 - 1],
+  int64: [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+};
+
+/** Whether `format` (int32, int64) adds nothing to the schema's type and bounds. */
+function formatImpliedByBounds(schema) {
+  const range = integerFormats[schema.format];
+  return (
+    range !== undefined &&
+    schema.type === 'integer' &&
+    typeof schema.minimum === 'number' &&
+    typeof schema.maximum === 'number' &&
+    schema.minimum >= range[0] &&
+    schema.maximum <= range[1]
+  );
 }
 
 /** The set of JSON types a schema allows, or null when it does not say. */

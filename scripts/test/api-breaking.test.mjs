@@ -149,6 +149,20 @@ describe('findBreakingChanges', () => {
       'GET /pets: operationId changed from listPets to findPets (generated clients use it)',
     ],
     [
+      'a pattern that means something else',
+      (d) => {
+        c(d).schemas.PetName.pattern = '^[^\\x00-\\x20\\x7F]*$';
+      },
+      'POST /pets request body.name: `pattern` changed from "^[^\\\\u0000-\\\\u001F\\\\u007F]*$" to "^[^\\\\x00-\\\\x20\\\\x7F]*$"',
+    ],
+    [
+      'an integer format narrower than the bounds',
+      (d) => {
+        Object.assign(c(d).parameters.Limit.schema, { format: 'int32', maximum: 2 ** 40 });
+      },
+      'GET /pets parameter query limit: `format` changed from undefined to "int32"',
+    ],
+    [
       'a keyword the checker does not model',
       (d) => {
         c(d).schemas.NewPet.oneOf = [{ required: ['status'] }];
@@ -218,6 +232,18 @@ describe('findBreakingChanges', () => {
       'a new response header',
       (d) => {
         c(d).responses.BadRequest.headers['Cache-Control'] = { schema: { type: 'string' } };
+      },
+    ],
+    [
+      'a pattern respelled with \\x escapes (the same characters)',
+      (d) => {
+        c(d).schemas.PetName.pattern = '^[^\\x00-\\x1F\\x7f]*$';
+      },
+    ],
+    [
+      'an integer format the bounds already imply',
+      (d) => {
+        c(d).parameters.Limit.schema.format = 'int32';
       },
     ],
     [

@@ -20,12 +20,24 @@ export type Pet = Schemas['Pet'];
 export type NewPet = Schemas['NewPet'];
 /** Availability status of an animal. */
 export type PetStatus = Schemas['PetStatus'];
-/** The body of every error response. */
-export type Error = Schemas['Error'];
-/** Alias of `Error` for code where that name would shadow the global `Error`. */
-export type ErrorBody = Schemas['Error'];
-/** The documented machine-readable error codes. */
-export type ErrorCode = Schemas['ErrorCode'];
+/** The body of the error responses of API 1.0's statuses (400, 401, 404, 405, 413, 415, 429, 500). */
+export type GeneralErrorBody = Schemas['ErrorBody'];
+/** The body of `409` and `422` from `createPet` (an `Idempotency-Key` refused). */
+export type IdempotencyErrorBody = Schemas['IdempotencyErrorBody'];
+/** The body of `503` (the store cannot be reached). */
+export type ServiceUnavailableErrorBody = Schemas['ServiceUnavailableErrorBody'];
+/**
+ * The body of every error response, whatever its status: `code`, `message`, `status`.
+ * Narrow on `code` (or `status`) to tell them apart.
+ */
+export type ErrorBody = GeneralErrorBody | IdempotencyErrorBody | ServiceUnavailableErrorBody;
+/**
+ * The body of every error response.
+ * @deprecated Use `ErrorBody`: this name shadows the global `Error` where it is imported.
+ */
+export type Error = ErrorBody;
+/** Every documented machine-readable error code, of every error status. */
+export type ErrorCode = ErrorBody['code'];
 
 /** The operations of the API, by operationId. */
 export type OperationId = keyof operations;

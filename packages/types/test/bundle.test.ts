@@ -16,16 +16,20 @@ describe('the bundled description', () => {
     expect(parse(readFileSync(bundleYamlPath, 'utf8'))).toEqual(description);
   });
 
-  it('is at version 1.0.0 with contact and licence', () => {
-    expect(description.info.version).toBe('1.0.0');
+  it('is at version 1.1.0 with contact and licence', () => {
+    expect(description.info.version).toBe('1.1.0');
     expect(description.info.contact.email).toMatch(/@/);
     expect(description.info.license.identifier).toBe('MIT');
   });
 
-  it('names the production and staging servers, both under /v1', () => {
+  it('names the production and staging servers, both under /v1 and public', () => {
     expect(description.servers).toEqual([
-      { url: 'https://api.petstore.example/v1', description: 'Production' },
-      { url: 'https://staging.api.petstore.example/v1', description: 'Staging' },
+      { url: 'https://api.petstore.example/v1', description: 'Production', 'x-internal': false },
+      {
+        url: 'https://staging.api.petstore.example/v1',
+        description: 'Staging',
+        'x-internal': false,
+      },
     ]);
   });
 
@@ -37,12 +41,22 @@ describe('the bundled description', () => {
       '### Exceeding the limit',
       '### Temporary ban',
       '## Pagination',
+      '## Conditional requests',
+      '## Retrying a create safely',
+      '## HTTP semantics',
+      '**Order of checks**',
+      '## Browsers (CORS)',
+      '## Strings',
       '## Errors',
       '## Versioning and deprecation',
       '## Open questions',
       'GET /store/orders',
       'experimental',
       'exponential backoff',
+      'draft-ietf-httpapi-ratelimit-headers-10',
+      'draft-ietf-httpapi-idempotency-key-header-07',
+      'CORS_ORIGINS',
+      'IDEMPOTENCY_KEY_TTL_SECONDS',
     ]) {
       expect(text).toContain(topic);
     }

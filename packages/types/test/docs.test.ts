@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error the build script is plain JavaScript without declarations
 import { buildDocs } from '../../../scripts/build-docs.mjs';
@@ -15,7 +18,7 @@ beforeAll(async () => {
 
 afterAll(() => rm(scratch, { recursive: true, force: true }));
 
-describe('the rendered reference', () => {
+describe('the rendered reference', { timeout: 30_000 }, () => {
   it('loads no script, style or font from the network', () => {
     const external = [
       ...html.matchAll(/<script\b[^>]*\bsrc\s*=\s*["']?(?:https?:)?\/\/[^"'\s>]+/gi),
@@ -32,6 +35,37 @@ describe('the rendered reference', () => {
     const largest = Math.max(...inlineScripts.map((match) => match[1]?.length ?? 0));
     expect(largest).toBeGreaterThan(1_000_000); // Redoc itself, not a loader for it
     expect(html).toContain('"disableTelemetry":true');
+  });
+
+  it('draws the badge logo inline: nothing from cdn.redoc.ly, a data: wordmark instead', () => {
+    expect(html).not.toContain('cdn.redoc.ly');
+    expect(html).toContain(`data:image/svg+xml,${encodeURIComponent('<svg')}`);
+    expect(html).toContain(encodeURIComponent('>Redocly</text>'));
+  });
+
+  it('wraps the code blocks of descriptions', () => {
+    expect(html).toMatch(
+      /\[data-component-name='Markdown\/Markdown'\] pre \{\s*white-space: pre-wrap/,
+    );
+  });
+
+  it('turns the telemetry off from redocly.yaml alone, without REDOCLY_TELEMETRY', async () => {
+    const { REDOCLY_TELEMETRY: _off, ...env } = process.env;
+    const file = path.join(scratch, 'plain-cli.html');
+    const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+    await promisify(execFile)(
+      process.execPath,
+      [
+        'node_modules/@redocly/cli/bin/cli.js',
+        'build-docs',
+        'packages/types/openapi/openapi.yaml',
+        '--inlineBundle',
+        '-o',
+        file,
+      ],
+      { cwd: repoRoot, env },
+    );
+    expect(await readFile(file, 'utf8')).toContain('"disableTelemetry":true');
   });
 
   it('renders the three operations, the deprecation and the rate-limit plans', () => {

@@ -13,6 +13,7 @@ const require = createRequire(import.meta.url);
 const bundle = JSON.parse(readFileSync(require.resolve('@petstore/types/openapi.json'), 'utf8'));
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
+ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) });
 ajv.addSchema(bundle, 'openapi');
 
 function validator(pointer: string) {
@@ -21,7 +22,7 @@ function validator(pointer: string) {
   return validate;
 }
 
-const errorSchema = validator('/components/schemas/Error');
+const errorSchema = validator('/components/schemas/ErrorBody');
 
 /** Asserts the response is the documented Error body with this status and code. */
 export async function expectError(

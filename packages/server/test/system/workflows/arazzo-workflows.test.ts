@@ -30,6 +30,7 @@ describe('the Arazzo workflows', { timeout: 60_000 }, () => {
     expect(files.sort()).toEqual([
       'create-and-find.arazzo.yaml',
       'deprecated-get-pet.arazzo.yaml',
+      'idempotent-create.arazzo.yaml',
       'rate-limit-recovery.arazzo.yaml',
       'walk-pages.arazzo.yaml',
     ]);
