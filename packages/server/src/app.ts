@@ -20,7 +20,7 @@ import { anonymousQuota } from './keys/index.js';
 import type { Logger } from './logger.js';
 import { rateLimit, type RateLimiter } from './rate-limit/index.js';
 import { petRoutes, publicRoutes } from './routes/index.js';
-import type { Storage } from './storage/index.js';
+import { type Storage, translateStoreError } from './storage/index.js';
 import {
   createServablePetCheck,
   openApiValidation,
@@ -37,7 +37,10 @@ export interface AppDeps {
   clock: Clock;
   logger: Logger;
   /** Only the settings the app itself uses are read. */
-  config: Pick<AppConfig, 'trustProxy' | 'validateResponses' | 'corsOrigins'>;
+  config: Pick<
+    AppConfig,
+    'trustProxy' | 'validateResponses' | 'corsOrigins' | 'idempotencyKeyTtlSeconds'
+  >;
   /** Requests that get no log line (the start-up warm-up's). */
   quietRequests?: ((req: IncomingMessage) => boolean) | undefined;
 }
@@ -64,6 +67,7 @@ export type PetstoreApp = Express;
 export function createApp({
   storage,
   limiter,
+  clock,
   logger,
   config,
   quietRequests,
@@ -71,7 +75,7 @@ export function createApp({
   const description = loadDescription();
   const app = express();
   app.disable('x-powered-by');
-  // No ETag/304: the contract documents no conditional requests.
+  // No automatic ETags: the routes set the contract's own (a page's covers its Link header too).
   app.set('etag', false);
   app.set('trust proxy', config.trustProxy);
 
@@ -89,13 +93,26 @@ export function createApp({
   app.use(requireWellFormedStrings());
   app.use(requireIntegerLiterals(integerQueryParameters(description)));
   app.use(openApiValidation({ validateResponses: config.validateResponses }));
-  app.use(petRoutes({ storage, servable: createServablePetCheck(), logger }));
+  app.use(
+    petRoutes({
+      storage,
+      clock,
+      idempotencyKeyTtlSeconds: config.idempotencyKeyTtlSeconds,
+      servable: createServablePetCheck(),
+      logger,
+    }),
+  );
   app.use(notFound());
   app.use(
     errorHandler({
       logger,
       // body-parser's errors are http-errors too: its translation goes before Express's.
-      translators: [translateBodyParserError, translateValidatorError, translateExpressError],
+      translators: [
+        translateStoreError,
+        translateBodyParserError,
+        translateValidatorError,
+        translateExpressError,
+      ],
     }),
   );
   return app;

@@ -30,6 +30,8 @@ export interface AppConfig {
   trustProxy: TrustProxy;
   /** Check every response against the contract (a mismatch becomes a logged 500). */
   validateResponses: boolean;
+  /** How long an `Idempotency-Key` is kept after its create, in seconds. */
+  idempotencyKeyTtlSeconds: number;
   /** Origins whose browser apps may call the API (CORS); undefined: no CORS headers. */
   corsOrigins: CorsOrigins | undefined;
   /** Limits of the HTTP transport, against slow or oversized requests. */
@@ -117,6 +119,9 @@ const envSchema = z.object({
     )
     .transform((origins): CorsOrigins => (origins[0] === '*' ? '*' : origins))
     .optional(),
+  IDEMPOTENCY_KEY_TTL_SECONDS: wholeNumber('IDEMPOTENCY_KEY_TTL_SECONDS', 1, 2_592_000).default(
+    86_400,
+  ),
   HTTP_HEADERS_TIMEOUT_MS: wholeNumber('HTTP_HEADERS_TIMEOUT_MS', 100, 600_000).default(10_000),
   HTTP_REQUEST_TIMEOUT_MS: wholeNumber('HTTP_REQUEST_TIMEOUT_MS', 100, 3_600_000).default(30_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: wholeNumber('HTTP_KEEP_ALIVE_TIMEOUT_MS', 100, 600_000).default(
@@ -173,6 +178,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     validateResponses: e.VALIDATE_RESPONSES ?? e.NODE_ENV !== 'production',
+    idempotencyKeyTtlSeconds: e.IDEMPOTENCY_KEY_TTL_SECONDS,
     corsOrigins: e.CORS_ORIGINS,
     http: {
       // A request's headers are part of the request: their deadline cannot be the later one.

@@ -13,10 +13,18 @@ export const errorRegistry = {
   },
   not_found: { status: 404, message: 'The requested resource could not be found.' },
   method_not_allowed: { status: 405, message: 'This method is not allowed on this path.' },
+  idempotency_key_in_use: {
+    status: 409,
+    message: 'A request with this Idempotency-Key is still being processed; retry after 1 second.',
+  },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
   unsupported_media_type: {
     status: 415,
     message: 'Unsupported media type: send application/json.',
+  },
+  idempotency_key_reused: {
+    status: 422,
+    message: 'This Idempotency-Key was already used with a different request body.',
   },
   rate_limited: { status: 429, message: 'Rate limit exceeded.' },
   key_banned: { status: 429, message: 'This API key is temporarily banned.' },
@@ -24,6 +32,7 @@ export const errorRegistry = {
     status: 500,
     message: 'An unexpected error occurred. Quote the X-Request-Id when reporting it.',
   },
+  service_unavailable: { status: 503, message: 'The store is unavailable; retry after 5 seconds.' },
 } as const satisfies Record<ErrorCode, { status: number; message: string }>;
 
 /**

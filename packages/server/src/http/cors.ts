@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import cors from 'cors';
 import type { CorsOrigins } from '../config/index.js';
@@ -36,7 +37,9 @@ export function corsHeadersOf(description: Description): {
   const methods = new Set(ops.map(([method]) => method.toUpperCase()));
   if (methods.has('GET')) methods.add('HEAD');
   const allowed = new Set(['Authorization', 'Content-Type', 'X-Request-Id']);
-  const exposed = new Set<string>();
+  // `Allow` comes with 405, which answers any path rather than an operation, so the contract
+  // documents it in its prose (HTTP semantics) instead of on an operation's responses.
+  const exposed = new Set<string>(['Allow']);
   for (const [, operation] of ops) {
     for (const parameter of (operation.parameters ?? []).map((p) => resolveRef(description, p))) {
       if (parameter.in === 'header' && parameter.name) allowed.add(parameter.name);
@@ -56,26 +59,44 @@ export function corsHeadersOf(description: Description): {
   };
 }
 
+/** A CORS preflight: `OPTIONS` with `Origin` and `Access-Control-Request-Method`. */
+const isPreflight = (req: IncomingMessage) =>
+  req.method === 'OPTIONS' &&
+  req.headers.origin !== undefined &&
+  req.headers['access-control-request-method'] !== undefined;
+
 /**
- * CORS for browser apps on other origins (the `cors` package): a preflight `OPTIONS` from an
- * allowed origin gets 204 with the allowed methods and headers and a max age; every response to
- * an allowed origin carries `Access-Control-Allow-Origin` (with `Vary: Origin` for a list of
- * origins) and `Access-Control-Expose-Headers`. A request from any other origin gets no CORS
- * header at all, and its preflight falls through to the API's usual answer.
+ * CORS for browser apps on other origins (the `cors` package): a preflight `OPTIONS` is
+ * answered 204 before authentication and rate limiting (browsers send it without credentials);
+ * from an allowed origin it carries the allowed methods and headers and a max age. Every other
+ * answer to an allowed origin carries `Access-Control-Allow-Origin`, `Vary: Origin` and
+ * `Access-Control-Expose-Headers`. Any other origin gets no CORS header at all, so its browser
+ * does not let the page read the answer.
  */
 export function corsFor(origins: CorsOrigins, description: Description): RequestHandler {
   const { methods, allowedHeaders, exposedHeaders } = corsHeadersOf(description);
   const allowed = origins === '*' ? undefined : new Set(origins);
-  return cors({
-    origin:
-      allowed === undefined
-        ? '*'
-        : (origin, done) => done(null, origin !== undefined && allowed.has(origin)),
-    methods,
-    allowedHeaders,
-    exposedHeaders,
+  const withCors = cors({
+    origin: allowed === undefined ? '*' : true,
+    methods: methods.join(', '),
+    allowedHeaders: allowedHeaders.join(', '),
+    exposedHeaders: exposedHeaders.join(', '),
     maxAge: PREFLIGHT_MAX_AGE_SECONDS,
     optionsSuccessStatus: 204,
     preflightContinue: false,
   });
+  return (req, res, next) => {
+    const { origin } = req.headers;
+    if (origin !== undefined && (allowed === undefined || allowed.has(origin))) {
+      // The answer depends on Origin whatever CORS_ORIGINS says (the cors package adds it for
+      // a list of origins only).
+      res.vary('Origin');
+      return withCors(req, res, next);
+    }
+    if (isPreflight(req)) {
+      res.statusCode = 204;
+      return res.end();
+    }
+    next();
+  };
 }

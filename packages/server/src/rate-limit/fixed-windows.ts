@@ -1,5 +1,5 @@
 import type { Quota } from '../domain.js';
-import type { WindowState } from './limiter.js';
+import type { WindowState, Windows } from './limiter.js';
 
 /** Length of the minute window, in seconds. */
 export const MINUTE_SECONDS = 60;
@@ -30,24 +30,38 @@ export function secondsUntil(resetSeconds: number, nowMs: number): number {
 }
 
 /**
+ * Both windows after `minuteCount` and `dayCount` requests counted in them at `nowMs`: their
+ * limits, what remains (never below 0) and when each resets.
+ */
+export function windowStates(
+  quota: Quota,
+  nowMs: number,
+  minuteCount: number,
+  dayCount: number,
+): Windows {
+  const at = windowIndices(nowMs);
+  return {
+    minute: windowState(quota.perMinute, minuteCount, (at.minute + 1) * MINUTE_SECONDS, nowMs),
+    day: windowState(quota.perDay, dayCount, (at.day + 1) * DAY_SECONDS, nowMs),
+  };
+}
+
+function windowState(limit: number, count: number, resetSeconds: number, nowMs: number) {
+  return {
+    limit,
+    remaining: Math.max(0, limit - count),
+    resetSeconds,
+    // The IETF field's `t`: X-RateLimit-Reset minus the response's whole Unix seconds (≥ 1).
+    secondsToReset: resetSeconds - Math.floor(nowMs / 1000),
+  };
+}
+
+/**
  * The window the X-RateLimit-* headers describe after an allowed request: the one with the
  * fewest remaining requests; on a tie, the minute window.
  */
-export function headerWindow(
-  quota: Quota,
-  at: WindowIndices,
-  minuteCount: number,
-  dayCount: number,
-): WindowState {
-  const minuteRemaining = quota.perMinute - minuteCount;
-  const dayRemaining = quota.perDay - dayCount;
-  return dayRemaining < minuteRemaining
-    ? { limit: quota.perDay, remaining: dayRemaining, resetSeconds: (at.day + 1) * DAY_SECONDS }
-    : {
-        limit: quota.perMinute,
-        remaining: minuteRemaining,
-        resetSeconds: (at.minute + 1) * MINUTE_SECONDS,
-      };
+export function headerWindow({ minute, day }: Windows): WindowState {
+  return day.remaining < minute.remaining ? day : minute;
 }
 
 /**
@@ -55,8 +69,6 @@ export function headerWindow(
  * window: only its reset lets the caller through again, so Retry-After and
  * X-RateLimit-Reset agree on a time at which a retry succeeds.
  */
-export function bindingWindow(quota: Quota, at: WindowIndices, dayExceeded: boolean): WindowState {
-  return dayExceeded
-    ? { limit: quota.perDay, remaining: 0, resetSeconds: (at.day + 1) * DAY_SECONDS }
-    : { limit: quota.perMinute, remaining: 0, resetSeconds: (at.minute + 1) * MINUTE_SECONDS };
+export function bindingWindow({ minute, day }: Windows, dayExceeded: boolean): WindowState {
+  return dayExceeded ? day : minute;
 }

@@ -12,15 +12,25 @@ export interface WindowState {
   remaining: number;
   /** Unix time, in seconds, at which that window resets. */
   resetSeconds: number;
+  /** Whole seconds from the decision until the window resets, at least 1. */
+  secondsToReset: number;
+}
+
+/** Both windows of the caller's quota after a decision (the IETF `RateLimit` fields). */
+export interface Windows {
+  minute: WindowState;
+  day: WindowState;
 }
 
 export type LimitDecision =
-  | { allowed: true; window: WindowState }
+  | { allowed: true; window: WindowState; windows: Windows }
   | {
       allowed: false;
       code: 'rate_limited' | 'key_banned';
       /** The window that refused the request (the ban, for `key_banned`); remaining is 0. */
       window: WindowState;
+      /** Both windows; the refusing one (both, for a ban) with nothing remaining. */
+      windows: Windows;
       /** Whole seconds until the caller may retry (the Retry-After header), at least 1. */
       retryAfterSeconds: number;
     };

@@ -1,23 +1,42 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { ApiError } from '../errors/index.js';
-import type { RateLimiter } from './limiter.js';
+import type { LimitDecision, RateLimiter } from './limiter.js';
 
 export interface RateLimitOptions {
   limiter: RateLimiter;
 }
 
 /**
+ * Sets the rate-limit headers of a decision: the `X-RateLimit-*` trio the specification asks
+ * for (the window with the fewest requests left), and the IETF `RateLimit-Policy` and
+ * `RateLimit` fields (draft-ietf-httpapi-ratelimit-headers-10) describing both windows, so the
+ * two sets always agree.
+ */
+export function setRateLimitHeaders(res: Response, { window, windows }: LimitDecision): void {
+  const { minute, day } = windows;
+  res.setHeader('X-RateLimit-Limit', String(window.limit));
+  res.setHeader('X-RateLimit-Remaining', String(window.remaining));
+  res.setHeader('X-RateLimit-Reset', String(window.resetSeconds));
+  res.setHeader(
+    'RateLimit-Policy',
+    `"minute";q=${minute.limit};w=60, "day";q=${day.limit};w=86400`,
+  );
+  res.setHeader(
+    'RateLimit',
+    `"minute";r=${minute.remaining};t=${minute.secondsToReset}, "day";r=${day.remaining};t=${day.secondsToReset}`,
+  );
+}
+
+/**
  * Counts every request against the caller's quota (`res.locals.caller`, set by
- * `identifyCaller`) and sets the X-RateLimit-* headers on every response, errors included,
+ * `identifyCaller`) and sets the rate-limit headers on every response, errors included,
  * since it runs before anything can fail.
  */
 export function rateLimit({ limiter }: RateLimitOptions): RequestHandler {
   return async (_req, res, next) => {
     const { subject, quota } = res.locals.caller;
     const decision = await limiter.consume(subject, quota);
-    res.setHeader('X-RateLimit-Limit', String(decision.window.limit));
-    res.setHeader('X-RateLimit-Remaining', String(decision.window.remaining));
-    res.setHeader('X-RateLimit-Reset', String(decision.window.resetSeconds));
+    setRateLimitHeaders(res, decision);
     if (decision.allowed) return next();
     next(
       new ApiError(decision.code, undefined, { 'Retry-After': String(decision.retryAfterSeconds) }),

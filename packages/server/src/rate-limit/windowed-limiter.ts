@@ -2,7 +2,13 @@ import type { Clock } from '../clock.js';
 import type { Quota, Subject } from '../domain.js';
 import { KeyBans } from './bans.js';
 import { type Counters, subjectKey } from './counters.js';
-import { bindingWindow, headerWindow, secondsUntil, windowIndices } from './fixed-windows.js';
+import {
+  bindingWindow,
+  headerWindow,
+  secondsUntil,
+  windowIndices,
+  windowStates,
+} from './fixed-windows.js';
 import type { BanPolicy, LimitDecision, RateLimiter } from './limiter.js';
 
 export interface WindowedLimiterOptions {
@@ -56,10 +62,13 @@ export function createWindowedLimiter(
       }
       const dayExceeded = dayCount.consumedPoints > quota.perDay;
       if (!dayExceeded && minuteCount.consumedPoints <= quota.perMinute) {
-        return {
-          allowed: true,
-          window: headerWindow(quota, at, minuteCount.consumedPoints, dayCount.consumedPoints),
-        };
+        const windows = windowStates(
+          quota,
+          now,
+          minuteCount.consumedPoints,
+          dayCount.consumedPoints,
+        );
+        return { allowed: true, window: headerWindow(windows), windows };
       }
 
       await Promise.all([
@@ -67,11 +76,19 @@ export function createWindowedLimiter(
         day.reward(dayKey),
         bannable ? bans.strike(subject, at.minute, now) : undefined,
       ]);
-      const window = bindingWindow(quota, at, dayExceeded);
+      // The refused request was taken back out of both counts.
+      const windows = windowStates(
+        quota,
+        now,
+        minuteCount.consumedPoints - 1,
+        dayCount.consumedPoints - 1,
+      );
+      const window = bindingWindow(windows, dayExceeded);
       return {
         allowed: false,
         code: 'rate_limited',
-        window,
+        window: { ...window, remaining: 0 },
+        windows,
         retryAfterSeconds: secondsUntil(window.resetSeconds, now),
       };
     },
@@ -79,13 +96,22 @@ export function createWindowedLimiter(
   };
 }
 
-/** The answer to a banned key: 429 `key_banned` until the ban ends. */
+/**
+ * The answer to a banned key: 429 `key_banned` until the ban ends. The X-RateLimit-* headers
+ * describe the ban (reset at its end); in the IETF fields nothing remains of either window.
+ */
 function banned(quota: Quota, untilMs: number, nowMs: number): LimitDecision {
-  const resetSeconds = untilMs / 1000;
+  const resetSeconds = Math.ceil(untilMs / 1000);
   return {
     allowed: false,
     code: 'key_banned',
-    window: { limit: quota.perMinute, remaining: 0, resetSeconds: Math.ceil(resetSeconds) },
-    retryAfterSeconds: secondsUntil(resetSeconds, nowMs),
+    window: {
+      limit: quota.perMinute,
+      remaining: 0,
+      resetSeconds,
+      secondsToReset: resetSeconds - Math.floor(nowMs / 1000),
+    },
+    windows: windowStates(quota, nowMs, quota.perMinute, quota.perDay),
+    retryAfterSeconds: secondsUntil(untilMs / 1000, nowMs),
   };
 }

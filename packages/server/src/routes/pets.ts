@@ -1,10 +1,13 @@
 import type { NewPet, Pet, PetStatus, RequestBody, ResponseBody } from '@petstore/types';
 import { type Request, type Response, Router } from 'express';
 import { ApiError } from '../errors/index.js';
+import type { Clock } from '../clock.js';
+import { fingerprintOf, idempotencyKeyOf, InFlightKeys } from '../idempotency/index.js';
 import type { Logger } from '../logger.js';
 import type { Storage } from '../storage/index.js';
 import type { ServablePetCheck } from '../validation/index.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
+import { answerIfNotModified, entityTag } from './entity-tag.js';
 
 /** The default page size of `listPets` (the contract's `limit` default). */
 export const DEFAULT_PAGE_SIZE = 20;
@@ -18,6 +21,9 @@ export const MAX_PAGE_SIZE = 100;
 export type ListPetsResponse = Response<ResponseBody<'listPets', 200>>;
 export type CreatePetResponse = Response<ResponseBody<'createPet', 201>>;
 export type GetPetResponse = Response<ResponseBody<'getPet', 200>>;
+
+/** 409: the first request with this key is still being processed. */
+const keyInUse = () => new ApiError('idempotency_key_in_use', undefined, { 'Retry-After': '1' });
 
 /**
  * The validator checks the contract's ±(2^53−1) bounds, but guard again: a number beyond them
@@ -58,14 +64,25 @@ function parseLimit(text: string | undefined): number {
 
 export interface PetRoutesOptions {
   storage: Storage;
+  /** The request time of idempotency records. */
+  clock: Clock;
+  /** How long an `Idempotency-Key` is kept after its create. */
+  idempotencyKeyTtlSeconds: number;
   /** Whether a stored pet may be served (the contract's Pet schema). */
   servable: ServablePetCheck;
   logger: Logger;
 }
 
 /** The three operations of the contract, under `/v1`. Requests reach them already validated. */
-export function petRoutes({ storage, servable, logger }: PetRoutesOptions): Router {
+export function petRoutes({
+  storage,
+  clock,
+  idempotencyKeyTtlSeconds,
+  servable,
+  logger,
+}: PetRoutesOptions): Router {
   const router = Router();
+  const inFlight = new InFlightKeys();
   const refuse = (pet: unknown) =>
     logger.warn({ pet }, 'a stored pet does not match the contract and is not served');
 
@@ -96,7 +113,8 @@ export function petRoutes({ storage, servable, logger }: PetRoutesOptions): Rout
     }
   }
 
-  // listPets: a plain array; `Link: <…>; rel="next"` (RFC 8288 §3) when more pets match.
+  // listPets: a plain array; `Link: <…>; rel="next"` (RFC 8288 §3) when more pets match;
+  // an ETag over both (If-None-Match → 304).
   router.get('/v1/pets', async (req: Request, res: ListPetsResponse) => {
     const query = req.query as Record<string, string | undefined>;
     const limit = parseLimit(query.limit);
@@ -114,14 +132,56 @@ export function petRoutes({ storage, servable, logger }: PetRoutesOptions): Rout
     const pets = await servablePets(limit, status, afterId);
     const page = pets.slice(0, limit);
     const last = page.at(-1);
+    let link: string | undefined;
     if (pets.length > limit && last !== undefined) {
       const next = new URLSearchParams({ limit: String(limit) });
       if (status !== undefined) next.set('status', status);
       next.set('cursor', encodeCursor(last.id));
-      res.setHeader('Link', `</v1/pets?${next}>; rel="next"`);
+      link = `</v1/pets?${next}>; rel="next"`;
+      res.setHeader('Link', link);
     }
+    if (answerIfNotModified(req, res, entityTag(JSON.stringify(page), link))) return;
     res.status(200).json(page);
   });
+
+  /**
+   * createPet with an `Idempotency-Key`: the first request creates the pet and records the key
+   * in one transaction; a retry with the same body replays that 201 (`Idempotent-Replayed`),
+   * with another body gets 422, and while the first is still being processed, 409.
+   */
+  async function createOnce(
+    res: CreatePetResponse,
+    draft: NewPet,
+    apiKeyId: number,
+    key: string,
+  ): Promise<void> {
+    if (!inFlight.enter(apiKeyId, key)) throw keyInUse();
+    try {
+      const now = clock.now();
+      const outcome = await storage.pets.createIdempotent(draft, {
+        apiKeyId,
+        key,
+        fingerprint: fingerprintOf(draft),
+        now,
+        expiresAt: now + idempotencyKeyTtlSeconds * 1000,
+      });
+      switch (outcome.kind) {
+        case 'created':
+          res.status(201).json(outcome.pet);
+          return;
+        case 'replayed':
+          res.setHeader('Idempotent-Replayed', 'true');
+          res.status(201).json(outcome.pet);
+          return;
+        case 'reused':
+          throw new ApiError('idempotency_key_reused');
+        case 'in_flight':
+          throw keyInUse();
+      }
+    } finally {
+      inFlight.leave(apiKeyId, key);
+    }
+  }
 
   // createPet: the store assigns the id; an omitted status stays absent.
   router.post('/v1/pets', async (req: Request, res: CreatePetResponse) => {
@@ -131,6 +191,11 @@ export function petRoutes({ storage, servable, logger }: PetRoutesOptions): Rout
       categoryId: requireSafeInteger('request/body/categoryId', body.categoryId),
       ...(body.status === undefined ? {} : { status: body.status }),
     };
+    const key = idempotencyKeyOf(req.headers['idempotency-key']);
+    const { caller } = res.locals;
+    if (key !== undefined && caller.kind === 'key') {
+      return createOnce(res, draft, caller.key.id, key);
+    }
     const pet = await storage.pets.create(draft);
     res.status(201).json(pet);
   });
@@ -144,6 +209,7 @@ export function petRoutes({ storage, servable, logger }: PetRoutesOptions): Rout
       refuse(pet);
       throw new ApiError('internal_error');
     }
+    if (answerIfNotModified(req, res, entityTag(JSON.stringify(pet)))) return;
     res.status(200).json(pet);
   });
 

@@ -126,6 +126,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       'listening',
     );
 
+    const stopPurging = purgeIdempotencyKeysRegularly(storage, clock, logger);
     let closing: Promise<void> | undefined;
     return {
       url,
@@ -136,6 +137,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       logger,
       close({ graceMs = SHUTDOWN_GRACE_MS } = {}) {
         closing ??= (async () => {
+          stopPurging();
           await drain(server, graceMs);
           await closeOwned();
         })();
@@ -146,6 +148,25 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await closeOwned();
     throw error;
   }
+}
+
+/** How often expired `Idempotency-Key` records are deleted. */
+const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * Deletes expired idempotency records now and every hour, off the request path (a key that
+ * expired is already ignored by lookups; this only reclaims space). Returns how to stop.
+ */
+function purgeIdempotencyKeysRegularly(storage: Storage, clock: Clock, logger: Logger): () => void {
+  const purge = () =>
+    void storage.pets.purgeExpiredIdempotencyKeys(clock.now()).then(
+      (count) => count > 0 && logger.info({ count }, 'expired idempotency keys deleted'),
+      (error: unknown) => logger.warn({ err: error }, 'could not delete expired idempotency keys'),
+    );
+  purge();
+  const timer = setInterval(purge, PURGE_INTERVAL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /**

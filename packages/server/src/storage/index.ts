@@ -3,7 +3,15 @@
  * default) and a PostgreSQL adapter, chosen by `DATABASE_URL` in `openStorage`.
  */
 export { StoreUnavailableError } from './errors.js';
+export { STORE_RETRY_AFTER_SECONDS, translateStoreError } from './translate.js';
 export { openStorage, type OpenStorageOptions } from './open-storage.js';
 export { openSqliteStorage, type SqliteStorageOptions } from './sqlite/index.js';
 export { openPostgresStorage, type PostgresStorageOptions } from './postgres/index.js';
-export type { ApiKeyRepository, ListPetsQuery, PetRepository, Storage } from './store.js';
+export type {
+  ApiKeyRepository,
+  IdempotentCreate,
+  IdempotentOutcome,
+  ListPetsQuery,
+  PetRepository,
+  Storage,
+} from './store.js';

@@ -26,9 +26,42 @@ export interface ListPetsQuery {
   afterId?: number | undefined;
 }
 
+/** A create made safe to retry by an `Idempotency-Key`. */
+export interface IdempotentCreate {
+  /** The API key the `Idempotency-Key` belongs to (keys are scoped to it). */
+  apiKeyId: number;
+  /** The `Idempotency-Key`, unquoted. */
+  key: string;
+  /** What identifies the request body (a hash of its canonical JSON). */
+  fingerprint: string;
+  /** The request's time (Unix ms): records that expired before it are gone. */
+  now: number;
+  /** Until when (Unix ms) the key is kept once the pet is created. */
+  expiresAt: number;
+}
+
+/** What became of an idempotent create. */
+export type IdempotentOutcome =
+  /** No live record of the key: the pet was created and the key recorded, atomically. */
+  | { kind: 'created'; pet: Pet }
+  /** The key was used before with the same body: that create's pet; nothing was created. */
+  | { kind: 'replayed'; pet: Pet }
+  /** The key was used before with another body: nothing was created. */
+  | { kind: 'reused' }
+  /** Another request with the key is being processed right now (another instance). */
+  | { kind: 'in_flight' };
+
 export interface PetRepository {
   /** Stores a pet and returns it with its assigned id; an omitted status stays absent. */
   create(pet: NewPet): Promise<Pet>;
+  /**
+   * Creates a pet unless the `Idempotency-Key` already did: checking the key, creating the pet
+   * and recording the key (with the body's fingerprint and the created pet) happen in one
+   * transaction, so a pet is never created twice for one key and never without its record.
+   */
+  createIdempotent(pet: NewPet, request: IdempotentCreate): Promise<IdempotentOutcome>;
+  /** Forgets the idempotency records that expired before `now` (Unix ms); how many. */
+  purgeExpiredIdempotencyKeys(now: number): Promise<number>;
   get(id: number): Promise<Pet | undefined>;
   /** Pets ordered by id ascending. */
   list(query: ListPetsQuery): Promise<Pet[]>;

@@ -60,6 +60,17 @@ const isValidatorError = (err: unknown): err is ValidatorError =>
   typeof (err as ValidatorError).status === 'number' &&
   Array.isArray((err as ValidatorError).errors);
 
+/** What a field's pattern asks for, in words (a regular expression is not a message). */
+const patternMessages: Record<string, string> = {
+  'request/headers/idempotency-key':
+    'must be 1 to 255 printable ASCII characters without space, " or \\, optionally in double quotes',
+  'request/headers/if-none-match':
+    'must be * or a comma-separated list of entity tags such as "5f3c9a1e0b7d4c2a"',
+  'request/body/name': 'must not contain control characters (U+0000 to U+001F, U+007F)',
+  'request/query/cursor':
+    'is not a cursor this service issued: follow the Link header of the previous page.',
+};
+
 /**
  * The validator's first error as a sentence naming the field: `request/body/name must be string`.
  * An unknown property's name is only in the error's path (`/body/id`), so it is read from there.
@@ -81,6 +92,9 @@ export function describeValidationError(err: ValidatorError): string {
   }
   if (/^Unknown query parameter/.test(what)) {
     return `${where} is not allowed: not a query parameter of this operation`;
+  }
+  if (first.errorCode?.startsWith('pattern')) {
+    return `${where} ${patternMessages[where] ?? 'does not have the documented form'}`;
   }
   return `${where} ${what}`;
 }

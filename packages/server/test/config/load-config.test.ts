@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       trustProxy: false,
       validateResponses: true,
+      idempotencyKeyTtlSeconds: 86_400,
       corsOrigins: undefined,
       http: {
         headersTimeoutMs: 10_000,
@@ -54,6 +55,7 @@ describe('loadConfig', () => {
         LOG_LEVEL: 'debug',
         TRUST_PROXY: 'loopback, 10.0.0.0/8',
         VALIDATE_RESPONSES: 'false',
+        IDEMPOTENCY_KEY_TTL_SECONDS: '3600',
         CORS_ORIGINS: 'https://app.example, http://localhost:5173',
         HTTP_HEADERS_TIMEOUT_MS: '2000',
         HTTP_REQUEST_TIMEOUT_MS: '9000',
@@ -71,6 +73,7 @@ describe('loadConfig', () => {
       logLevel: 'debug',
       trustProxy: 'loopback, 10.0.0.0/8',
       validateResponses: false,
+      idempotencyKeyTtlSeconds: 3600,
       corsOrigins: ['https://app.example', 'http://localhost:5173'],
       http: {
         headersTimeoutMs: 2000,

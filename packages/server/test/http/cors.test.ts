@@ -7,8 +7,13 @@ import { expectApiHeaders } from '../support/contract.js';
 const allowedOrigin = 'https://app.example';
 const otherOrigin = 'https://evil.example';
 
+const description = loadDescription();
 /** Every response header the contract documents, as a browser app needs to read them. */
-const documented = corsHeadersOf(loadDescription());
+const documented = corsHeadersOf(description);
+/** What the contract says `Access-Control-Expose-Headers` holds. */
+const exposeHeadersConst = (
+  description as { components: { headers: Record<string, { schema: { const?: string } }> } }
+).components.headers['Access-Control-Expose-Headers']?.schema.const;
 
 describe('CORS with CORS_ORIGINS set to a list', () => {
   let server: TestServer;
@@ -34,16 +39,23 @@ describe('CORS with CORS_ORIGINS set to a list', () => {
     const response = await preflight(allowedOrigin);
     expect(response.status).toBe(204);
     expect(response.headers.get('Access-Control-Allow-Origin')).toBe(allowedOrigin);
-    expect(response.headers.get('Access-Control-Allow-Methods')).toBe('GET,HEAD,POST');
-    const allowedHeaders = response.headers.get('Access-Control-Allow-Headers')?.split(',');
-    expect(allowedHeaders).toEqual(expect.arrayContaining(['Authorization', 'Content-Type']));
+    expect(response.headers.get('Access-Control-Allow-Methods')).toBe('GET, HEAD, POST');
+    const allowedHeaders = response.headers.get('Access-Control-Allow-Headers')?.split(', ');
     expect(allowedHeaders).toEqual(documented.allowedHeaders);
+    expect([...(allowedHeaders ?? [])].sort()).toEqual([
+      'Authorization',
+      'Content-Type',
+      'Idempotency-Key',
+      'If-None-Match',
+      'X-Request-Id',
+    ]);
     expect(response.headers.get('Access-Control-Max-Age')).toBe(String(PREFLIGHT_MAX_AGE_SECONDS));
     expect(response.headers.get('Vary')).toMatch(/Origin/);
   });
 
-  it('gives a disallowed origin no CORS header at all, preflight or not', async () => {
+  it('gives a disallowed origin no CORS header at all, preflight (still 204) or not', async () => {
     const response = await preflight(otherOrigin);
+    expect(response.status).toBe(204);
     expect(
       [...response.headers.keys()].filter((name) => name.startsWith('access-control-')),
     ).toEqual([]);
@@ -64,9 +76,10 @@ describe('CORS with CORS_ORIGINS set to a list', () => {
     expectApiHeaders(response);
     expect(response.headers.get('Access-Control-Allow-Origin')).toBe(allowedOrigin);
     expect(response.headers.get('Vary')).toMatch(/Origin/);
-    const exposed = response.headers.get('Access-Control-Expose-Headers')?.split(',') ?? [];
-    expect(exposed).toEqual(documented.exposedHeaders);
-    expect(exposed).toEqual(
+    const exposed = response.headers.get('Access-Control-Expose-Headers');
+    expect(exposed).toBe(exposeHeadersConst);
+    expect(exposed?.split(', ')).toEqual(documented.exposedHeaders);
+    expect(exposed?.split(', ')).toEqual(
       expect.arrayContaining([
         'X-RateLimit-Limit',
         'X-RateLimit-Remaining',
@@ -93,6 +106,7 @@ describe('CORS with CORS_ORIGINS=*', () => {
       headers: { Origin: otherOrigin },
     });
     expect(response.headers.get('Access-Control-Allow-Origin')).toBe('*');
+    expect(response.headers.get('Vary')).toMatch(/Origin/);
     expect(response.headers.get('Access-Control-Allow-Credentials')).toBeNull();
   });
 });

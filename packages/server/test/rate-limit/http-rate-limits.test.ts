@@ -123,6 +123,31 @@ describe.each(backends)('rate limits over HTTP on $name', (backend) => {
     expect(rateLimitHeaders(second).remaining).toBe('298');
   });
 
+  it('sends the IETF RateLimit fields for both windows, agreeing with X-RateLimit-*', async () => {
+    const server = await serve(backend);
+    const key = await server.createKey('free');
+    server.clock.advance(30_500); // 00:00:30.5 UTC
+    const allowed = await fetch(`${server.baseUrl}/pets`, { headers: bearer(key) });
+    expect(allowed.headers.get('RateLimit-Policy')).toBe(
+      '"minute";q=60;w=60, "day";q=1000;w=86400',
+    );
+    expect(allowed.headers.get('RateLimit')).toBe('"minute";r=59;t=30, "day";r=999;t=86370');
+    // X-RateLimit-Reset is the response's whole Unix second plus the described window's t.
+    expect(rateLimitHeaders(allowed).reset).toBe(String(start + 30 + 30));
+
+    for (let i = 0; i < 59; i++) await fetch(`${server.baseUrl}/pets`, { headers: bearer(key) });
+    const refused = await fetch(`${server.baseUrl}/pets`, { headers: bearer(key) });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('RateLimit')).toBe('"minute";r=0;t=30, "day";r=940;t=86370');
+    expect(refused.headers.get('Retry-After')).toBe('30');
+
+    const anonymous = await fetch(`${server.baseUrl}/pets`);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('RateLimit-Policy')).toBe(
+      '"minute";q=60;w=60, "day";q=1000;w=86400',
+    );
+  });
+
   it('does not carry out a refused create: nothing is written', async () => {
     const server = await serve(backend);
     const key = await server.createKey('enterprise', { perMinute: 2, perDay: 100 });

@@ -18,6 +18,7 @@ import {
   rateLimitClock,
   redisUrl,
   uniquePrefix,
+  windowAt,
 } from './support.js';
 
 const free: Quota = { perMinute: 60, perDay: 1000 };
@@ -81,24 +82,29 @@ describe.each(backends)('rate limiter on $name', (backend) => {
       const limiter = await backend.open(clock);
       const decisions = await sequential(limiter, keySubject(1), quota, quota.perMinute + 2);
       expect(allowedCount(decisions)).toBe(quota.perMinute);
+      const minute = (remaining: number) =>
+        windowAt(clock, quota.perMinute, remaining, nextMinute(clock));
+      const day = (remaining: number) => windowAt(clock, quota.perDay, remaining, nextDay(clock));
       expect(decisions[0]).toEqual({
         allowed: true,
-        window: {
-          limit: quota.perMinute,
-          remaining: quota.perMinute - 1,
-          resetSeconds: nextMinute(clock),
-        },
+        window: minute(quota.perMinute - 1),
+        windows: { minute: minute(quota.perMinute - 1), day: day(quota.perDay - 1) },
       });
       expect(decisions[quota.perMinute - 1]).toEqual({
         allowed: true,
-        window: { limit: quota.perMinute, remaining: 0, resetSeconds: nextMinute(clock) },
+        window: minute(0),
+        windows: { minute: minute(0), day: day(quota.perDay - quota.perMinute) },
       });
       expect(decisions[quota.perMinute]).toEqual({
         allowed: false,
         code: 'rate_limited',
-        window: { limit: quota.perMinute, remaining: 0, resetSeconds: nextMinute(clock) },
+        window: minute(0),
+        // The refused request is not counted: the day keeps what it had.
+        windows: { minute: minute(0), day: day(quota.perDay - quota.perMinute) },
         retryAfterSeconds: 30,
       });
+      // The IETF field's t of the refusing window equals Retry-After.
+      expect(decisions[quota.perMinute]?.windows.minute.secondsToReset).toBe(30);
     },
   );
 
@@ -112,7 +118,11 @@ describe.each(backends)('rate limiter on $name', (backend) => {
     clock.advance(500);
     expect(await limiter.consume(keySubject(1), free)).toEqual({
       allowed: true,
-      window: { limit: 60, remaining: 59, resetSeconds: nextMinute(clock) },
+      window: windowAt(clock, 60, 59, nextMinute(clock)),
+      windows: {
+        minute: windowAt(clock, 60, 59, nextMinute(clock)),
+        day: windowAt(clock, 1000, 939, nextDay(clock)),
+      },
     });
   });
 
@@ -132,15 +142,13 @@ describe.each(backends)('rate limiter on $name', (backend) => {
     const limiter = await backend.open(clock);
     const enterprise = { perMinute: 10, perDay: 3 };
     const decisions = await sequential(limiter, keySubject(9), enterprise, 4);
-    expect(decisions.slice(0, 3).map((d) => d.window)).toEqual([
-      { limit: 3, remaining: 2, resetSeconds: nextDay(clock) },
-      { limit: 3, remaining: 1, resetSeconds: nextDay(clock) },
-      { limit: 3, remaining: 0, resetSeconds: nextDay(clock) },
-    ]);
+    const day = (remaining: number) => windowAt(clock, 3, remaining, nextDay(clock));
+    expect(decisions.slice(0, 3).map((d) => d.window)).toEqual([day(2), day(1), day(0)]);
     expect(decisions[3]).toEqual({
       allowed: false,
       code: 'rate_limited',
-      window: { limit: 3, remaining: 0, resetSeconds: nextDay(clock) },
+      window: day(0),
+      windows: { minute: windowAt(clock, 10, 7, nextMinute(clock)), day: day(0) },
       retryAfterSeconds: 86_400 - 30,
     });
     clock.advance((86_400 - 30) * 1000);
@@ -154,7 +162,7 @@ describe.each(backends)('rate limiter on $name', (backend) => {
     const clock = rateLimitClock();
     const limiter = await backend.open(clock);
     const [decision] = await sequential(limiter, keySubject(1), { perMinute: 5, perDay: 5 }, 1);
-    expect(decision?.window).toEqual({ limit: 5, remaining: 4, resetSeconds: nextMinute(clock) });
+    expect(decision?.window).toEqual(windowAt(clock, 5, 4, nextMinute(clock)));
   });
 
   it('does not count refused requests against the quota', async () => {
@@ -198,7 +206,12 @@ describe.each(backends)('rate limiter on $name', (backend) => {
     expect(decisions[5]).toEqual({
       allowed: false,
       code: 'key_banned',
-      window: { limit: 2, remaining: 0, resetSeconds: banEnd },
+      window: windowAt(clock, 2, 0, banEnd),
+      // While banned, nothing remains of either window.
+      windows: {
+        minute: windowAt(clock, 2, 0, nextMinute(clock)),
+        day: windowAt(clock, 100, 0, nextDay(clock)),
+      },
       retryAfterSeconds: 120,
     });
     clock.advance(100_000);

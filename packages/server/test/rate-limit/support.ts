@@ -26,6 +26,19 @@ export function nextDay(clock: Clock): number {
   return (Math.floor(clock.now() / 86_400_000) + 1) * 86_400;
 }
 
+/**
+ * A window's state as a decision reports it at the clock's time: its limit, what remains, when
+ * it resets (Unix seconds), and the whole seconds until then (the IETF field's `t`).
+ */
+export function windowAt(clock: Clock, limit: number, remaining: number, resetSeconds: number) {
+  return {
+    limit,
+    remaining,
+    resetSeconds,
+    secondsToReset: resetSeconds - Math.floor(clock.now() / 1000),
+  };
+}
+
 /** The subject of API key `id`. */
 export const keySubject = (keyId: number): Subject => ({ kind: 'key', keyId });
 /** The subject of a caller without a valid key at `address`. */

@@ -103,7 +103,7 @@ describe('GET /v1/pets', () => {
     [
       'the cursor has characters a cursor never has',
       'cursor=a%2Bb',
-      'request/query/cursor must match pattern "^[A-Za-z0-9_-]+$"',
+      'request/query/cursor is not a cursor this service issued: follow the Link header of the previous page.',
     ],
   ])('answers 400 naming the parameter when %s', async (_case, query, message) => {
     const response = await get(server, key, `/v1/pets?${query}`);

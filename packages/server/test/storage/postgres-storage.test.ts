@@ -58,7 +58,7 @@ describe('PostgreSQL storage', () => {
     await again.close();
 
     const applied = await admin.query('select version from schema_migrations order by version');
-    expect(applied.rows).toEqual([{ version: 1 }]);
+    expect(applied.rows).toEqual([{ version: 1 }, { version: 2 }]);
   });
 
   it('reports a dropped idle connection and serves the next query on a new one', async () => {

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/clock.js';
 import { openStorage } from '../../src/storage/index.js';
 import type { NewApiKey } from '../../src/domain.js';
-import type { Storage } from '../../src/storage/index.js';
+import type { IdempotentCreate, Storage } from '../../src/storage/index.js';
 import { createTestClock } from '../../src/testing/index.js';
 import { createTemporaryPostgresDatabase } from '../support/temporary-postgres-database.js';
 
@@ -217,6 +217,83 @@ describe.each(backends)('storage contract on $name', (backend) => {
       expect(new Map([...firstPage, ...secondPage].map((pet) => [pet.id, pet]))).toEqual(
         new Map(created.map((pet) => [pet.id, pet])),
       );
+    });
+  });
+
+  describe('idempotent creates', () => {
+    const request = (overrides: Partial<IdempotentCreate> = {}): IdempotentCreate => ({
+      apiKeyId: 1,
+      key: '8e03978e-40d5-43e8-bc93-6894a57f9324',
+      fingerprint: 'body-a',
+      now: clock.now(),
+      expiresAt: clock.now() + 86_400_000,
+      ...overrides,
+    });
+    const rex = { name: 'Rex', categoryId: 1, status: 'available' } as const;
+
+    it('creates once, then replays the same pet for the same key and body', async () => {
+      const first = await storage.pets.createIdempotent(rex, request());
+      expect(first.kind).toBe('created');
+      const created = (first as { pet: Pet }).pet;
+      expect(await storage.pets.createIdempotent(rex, request())).toEqual({
+        kind: 'replayed',
+        pet: created,
+      });
+      expect(await storage.pets.list({ limit: 10 })).toEqual([created]);
+    });
+
+    it('refuses the same key with another body, creating nothing', async () => {
+      await storage.pets.createIdempotent(rex, request());
+      const other = await storage.pets.createIdempotent(
+        { name: 'Tom', categoryId: 2 },
+        request({ fingerprint: 'body-b' }),
+      );
+      expect(other).toEqual({ kind: 'reused' });
+      expect(await storage.pets.list({ limit: 10 })).toHaveLength(1);
+    });
+
+    it('scopes keys to their API key', async () => {
+      await storage.pets.createIdempotent(rex, request({ apiKeyId: 1 }));
+      const second = await storage.pets.createIdempotent(rex, request({ apiKeyId: 2 }));
+      expect(second.kind).toBe('created');
+      expect(await storage.pets.list({ limit: 10 })).toHaveLength(2);
+    });
+
+    it('forgets a key once it has expired: the same request creates anew', async () => {
+      const first = await storage.pets.createIdempotent(rex, request());
+      const later = clock.now() + 86_400_001;
+      const again = await storage.pets.createIdempotent(
+        rex,
+        request({ now: later, expiresAt: later + 86_400_000 }),
+      );
+      expect(again.kind).toBe('created');
+      expect((again as { pet: Pet }).pet.id).not.toBe((first as { pet: Pet }).pet.id);
+    });
+
+    it('keeps records across a reopen, and purges only the expired ones', async () => {
+      await storage.pets.createIdempotent(
+        rex,
+        request({ key: 'short', expiresAt: clock.now() + 1000 }),
+      );
+      await storage.pets.createIdempotent(rex, request({ key: 'long' }));
+      const reopened = await open();
+      expect((await reopened.pets.createIdempotent(rex, request({ key: 'long' }))).kind).toBe(
+        'replayed',
+      );
+      expect(await reopened.pets.purgeExpiredIdempotencyKeys(clock.now() + 2000)).toBe(1);
+      expect((await reopened.pets.createIdempotent(rex, request({ key: 'long' }))).kind).toBe(
+        'replayed',
+      );
+    });
+
+    it('gives concurrent creates with one key exactly one pet', async () => {
+      const outcomes = await Promise.all(
+        Array.from({ length: 10 }, () => storage.pets.createIdempotent(rex, request())),
+      );
+      const kinds = outcomes.map((outcome) => outcome.kind);
+      expect(kinds.filter((kind) => kind === 'created')).toHaveLength(1);
+      expect(kinds.every((kind) => ['created', 'replayed', 'in_flight'].includes(kind))).toBe(true);
+      expect(await storage.pets.list({ limit: 20 })).toHaveLength(1);
     });
   });
 

@@ -22,7 +22,13 @@ function validator(pointer: string) {
   return validate;
 }
 
-const errorSchema = validator('/components/schemas/ErrorBody');
+/** The error body schema of each status: API 1.0's, or those of the statuses 1.1 added. */
+const errorSchemas = {
+  general: validator('/components/schemas/ErrorBody'),
+  409: validator('/components/schemas/IdempotencyErrorBody'),
+  422: validator('/components/schemas/IdempotencyErrorBody'),
+  503: validator('/components/schemas/ServiceUnavailableErrorBody'),
+};
 
 /** Asserts the response is the documented Error body with this status and code. */
 export async function expectError(
@@ -31,6 +37,10 @@ export async function expectError(
   code: ErrorCode,
 ): Promise<ErrorBody> {
   const body = (await response.json()) as ErrorBody;
+  const errorSchema =
+    status === 409 || status === 422 || status === 503
+      ? errorSchemas[status]
+      : errorSchemas.general;
   expect(errorSchema(body), JSON.stringify(errorSchema.errors)).toBe(true);
   expect(response.status).toBe(status);
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
@@ -38,11 +48,43 @@ export async function expectError(
   return body;
 }
 
-/** Asserts the headers every `/v1` response carries: X-RateLimit-* (integers) and X-Request-Id. */
+/** The IETF RateLimit fields of a response, parsed (draft-ietf-httpapi-ratelimit-headers-10). */
+export function rateLimitFields(response: Response) {
+  const policy = /^"minute";q=(\d+);w=60, "day";q=(\d+);w=86400$/.exec(
+    response.headers.get('RateLimit-Policy') ?? '',
+  );
+  const state = /^"minute";r=(\d+);t=(\d+), "day";r=(\d+);t=(\d+)$/.exec(
+    response.headers.get('RateLimit') ?? '',
+  );
+  expect(policy, 'RateLimit-Policy').not.toBeNull();
+  expect(state, 'RateLimit').not.toBeNull();
+  const [, minuteQuota, dayQuota] = policy!.map(Number);
+  const [, minuteLeft, minuteT, dayLeft, dayT] = state!.map(Number);
+  return {
+    minute: { q: minuteQuota!, r: minuteLeft!, t: minuteT! },
+    day: { q: dayQuota!, r: dayLeft!, t: dayT! },
+  };
+}
+
+/**
+ * Asserts the headers every `/v1` response carries: X-RateLimit-* (integers), the IETF
+ * RateLimit fields agreeing with them (the X-RateLimit-* trio is the q and r of one of the two
+ * windows), and X-Request-Id.
+ */
 export function expectApiHeaders(response: Response): void {
   for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) {
     expect(response.headers.get(name), name).toMatch(/^\d+$/);
   }
+  const { minute, day } = rateLimitFields(response);
+  const described = {
+    q: Number(response.headers.get('X-RateLimit-Limit')),
+    r: Number(response.headers.get('X-RateLimit-Remaining')),
+  };
+  expect([minute, day].map(({ q, r }) => ({ q, r }))).toContainEqual(described);
+  expect(minute.t).toBeGreaterThanOrEqual(1);
+  expect(minute.t).toBeLessThanOrEqual(60);
+  expect(day.t).toBeGreaterThanOrEqual(1);
+  expect(day.t).toBeLessThanOrEqual(86_400);
   expect(response.headers.get('X-Request-Id')).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
 }
 

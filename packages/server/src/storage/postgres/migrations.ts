@@ -41,6 +41,24 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       create unique index api_keys_hash on api_keys (hash);
     `,
   },
+  {
+    version: 2,
+    description: 'idempotency keys of createPet',
+    sql: `
+      create table idempotency_keys (
+        api_key_id bigint not null,
+        idempotency_key text not null,
+        fingerprint text not null,
+        pet_id bigint not null references pets (id),
+        response_status integer not null,
+        response_body text not null,
+        created_at timestamptz not null,
+        expires_at timestamptz not null,
+        primary key (api_key_id, idempotency_key)
+      );
+      create index idempotency_keys_expires_at on idempotency_keys (expires_at);
+    `,
+  },
 ];
 
 /**

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { NewPet, Pet } from '@petstore/types';
 import pg from 'pg';
 import { type Clock, systemClock } from '../../clock.js';
@@ -15,7 +16,15 @@ import {
   petFromRow,
   toSafeInteger,
 } from '../rows.js';
-import type { ApiKeyRepository, ListPetsQuery, PetRepository, Storage } from '../store.js';
+import { type IdempotencyRow, replayOrRefuse } from '../idempotency.js';
+import type {
+  ApiKeyRepository,
+  IdempotentCreate,
+  IdempotentOutcome,
+  ListPetsQuery,
+  PetRepository,
+  Storage,
+} from '../store.js';
 import { migratePostgres } from './migrations.js';
 
 /** How to reach PostgreSQL and what the adapter needs besides. */
@@ -110,15 +119,96 @@ function postgresStorage(pool: pg.Pool, clock: Clock): Storage {
 }
 
 function postgresPets(pool: pg.Pool): PetRepository {
-  return {
-    create: (pet: NewPet): Promise<Pet> =>
-      run(async () => {
-        const result = await pool.query<PetRow>({
+  const insertPet = async (client: pg.Pool | pg.PoolClient, pet: NewPet) =>
+    createdPetFromRow(
+      firstRow(
+        await client.query<PetRow>({
           name: 'pets_create',
           text: `insert into pets (name, category_id, status) values ($1, $2, $3) returning ${PET_COLUMNS}`,
           values: [pet.name, pet.categoryId, pet.status ?? null],
+        }),
+      ),
+    );
+
+  /**
+   * One transaction on one connection. A transaction-scoped advisory lock on the key (tried,
+   * never waited for) tells a request that another instance is processing the same key right
+   * now; it is released by the commit, the rollback, or the connection's end if an instance
+   * dies, so no stale "in flight" can outlive its request.
+   */
+  async function createOnce(pet: NewPet, request: IdempotentCreate): Promise<IdempotentOutcome> {
+    const client = await pool.connect();
+    let failure: Error | undefined;
+    try {
+      await client.query('begin');
+      const lock = await client.query<{ locked: boolean }>({
+        name: 'idempotency_lock',
+        text: 'select pg_try_advisory_xact_lock($1) as locked',
+        values: [advisoryLockId(request)],
+      });
+      if (!firstRow(lock).locked) {
+        await client.query('rollback');
+        return { kind: 'in_flight' };
+      }
+      const known = await client.query<IdempotencyRow & { expires_at: Date }>({
+        name: 'idempotency_find',
+        text: `select fingerprint, response_body, expires_at from idempotency_keys
+               where api_key_id = $1 and idempotency_key = $2`,
+        values: [request.apiKeyId, request.key],
+      });
+      const row = known.rows[0];
+      if (row && row.expires_at.getTime() >= request.now) {
+        await client.query('commit');
+        return replayOrRefuse(row, request);
+      }
+      if (row) {
+        await client.query({
+          name: 'idempotency_forget',
+          text: 'delete from idempotency_keys where api_key_id = $1 and idempotency_key = $2',
+          values: [request.apiKeyId, request.key],
         });
-        return createdPetFromRow(firstRow(result));
+      }
+      const created = await insertPet(client, pet);
+      await client.query({
+        name: 'idempotency_record',
+        text: `insert into idempotency_keys (api_key_id, idempotency_key, fingerprint, pet_id,
+                 response_status, response_body, created_at, expires_at)
+               values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        values: [
+          request.apiKeyId,
+          request.key,
+          request.fingerprint,
+          created.id,
+          201,
+          JSON.stringify(created),
+          new Date(request.now).toISOString(),
+          new Date(request.expiresAt).toISOString(),
+        ],
+      });
+      await client.query('commit');
+      return { kind: 'created', pet: created };
+    } catch (error) {
+      failure = error as Error;
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      // A connection that failed mid-transaction is discarded, not reused.
+      client.release(failure);
+    }
+  }
+
+  return {
+    create: (pet: NewPet): Promise<Pet> => run(() => insertPet(pool, pet)),
+    createIdempotent: (pet: NewPet, request: IdempotentCreate): Promise<IdempotentOutcome> =>
+      run(() => createOnce(pet, request)),
+    purgeExpiredIdempotencyKeys: (now: number): Promise<number> =>
+      run(async () => {
+        const result = await pool.query({
+          name: 'idempotency_purge',
+          text: 'delete from idempotency_keys where expires_at < $1',
+          values: [new Date(now).toISOString()],
+        });
+        return result.rowCount ?? 0;
       }),
     get: (id: number): Promise<Pet | undefined> =>
       run(async () => {
@@ -200,6 +290,12 @@ function postgresKeys(pool: pg.Pool, clock: Clock): ApiKeyRepository {
         return toSafeInteger(firstRow(result).count, 'count');
       }),
   };
+}
+
+/** A 64-bit advisory lock id for one API key's `Idempotency-Key` (a hash of both). */
+function advisoryLockId({ apiKeyId, key }: IdempotentCreate): string {
+  const digest = createHash('sha256').update(`${apiKeyId}:${key}`).digest();
+  return digest.readBigInt64BE(0).toString();
 }
 
 function firstRow<Row extends pg.QueryResultRow>(result: pg.QueryResult<Row>): Row {

@@ -27,6 +27,21 @@ export const sqliteMigrations: readonly string[] = [
     revoked_at     TEXT
   );
   `,
+  `
+  -- Idempotency-Key records of createPet: scoped to the API key, kept until expires_at (Unix ms).
+  CREATE TABLE idempotency_keys (
+    api_key_id      INTEGER NOT NULL,
+    idempotency_key TEXT    NOT NULL,
+    fingerprint     TEXT    NOT NULL,
+    pet_id          INTEGER NOT NULL,
+    response_status INTEGER NOT NULL,
+    response_body   TEXT    NOT NULL,
+    created_at      INTEGER NOT NULL,
+    expires_at      INTEGER NOT NULL,
+    PRIMARY KEY (api_key_id, idempotency_key)
+  ) WITHOUT ROWID;
+  CREATE INDEX idempotency_keys_expires_at ON idempotency_keys (expires_at);
+  `,
 ];
 
 /** Applies the migrations not yet applied, each in its own transaction. Idempotent. */

@@ -16,7 +16,15 @@ import {
   type PetRow,
   petFromRow,
 } from '../rows.js';
-import type { ApiKeyRepository, ListPetsQuery, PetRepository, Storage } from '../store.js';
+import { type IdempotencyRow, replayOrRefuse } from '../idempotency.js';
+import type {
+  ApiKeyRepository,
+  IdempotentCreate,
+  IdempotentOutcome,
+  ListPetsQuery,
+  PetRepository,
+  Storage,
+} from '../store.js';
 import { migrateSqlite } from './migrations.js';
 
 export interface SqliteStorageOptions {
@@ -91,11 +99,46 @@ function sqlitePets(db: Database): PetRepository {
   const listByStatus = db.prepare<[PetStatus, number, number], PetRow>(
     `SELECT ${PET_COLUMNS} FROM pets WHERE status = ? AND id > ? ORDER BY id LIMIT ?`,
   );
+  const insertPet = (pet: NewPet) =>
+    createdPetFromRow(insert.get(pet.name, pet.categoryId, pet.status ?? null) as PetRow);
+  const findKey = db.prepare<[number, string], IdempotencyRow & { expires_at: number }>(
+    `SELECT fingerprint, response_body, expires_at FROM idempotency_keys
+     WHERE api_key_id = ? AND idempotency_key = ?`,
+  );
+  const forgetKey = db.prepare<[number, string]>(
+    'DELETE FROM idempotency_keys WHERE api_key_id = ? AND idempotency_key = ?',
+  );
+  const recordKey = db.prepare<[number, string, string, number, number, string, number, number]>(
+    `INSERT INTO idempotency_keys (api_key_id, idempotency_key, fingerprint, pet_id,
+       response_status, response_body, created_at, expires_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const purge = db.prepare<[number]>('DELETE FROM idempotency_keys WHERE expires_at < ?');
+  // One IMMEDIATE transaction: the write lock is taken first, so another process's create with
+  // the same key waits and then sees this one's record.
+  const createOnce = db.transaction((pet: NewPet, request: IdempotentCreate): IdempotentOutcome => {
+    const known = findKey.get(request.apiKeyId, request.key);
+    if (known && known.expires_at >= request.now) return replayOrRefuse(known, request);
+    if (known) forgetKey.run(request.apiKeyId, request.key);
+    const created = insertPet(pet);
+    recordKey.run(
+      request.apiKeyId,
+      request.key,
+      request.fingerprint,
+      created.id,
+      201,
+      JSON.stringify(created),
+      request.now,
+      request.expiresAt,
+    );
+    return { kind: 'created', pet: created };
+  });
   return {
-    create: (pet: NewPet): Promise<Pet> =>
-      run(() =>
-        createdPetFromRow(insert.get(pet.name, pet.categoryId, pet.status ?? null) as PetRow),
-      ),
+    create: (pet: NewPet): Promise<Pet> => run(() => insertPet(pet)),
+    createIdempotent: (pet: NewPet, request: IdempotentCreate): Promise<IdempotentOutcome> =>
+      run(() => createOnce.immediate(pet, request)),
+    purgeExpiredIdempotencyKeys: (now: number): Promise<number> =>
+      run(() => purge.run(now).changes),
     get: (id: number): Promise<Pet | undefined> =>
       run(() => {
         const row = select.get(id);

@@ -4,6 +4,7 @@
  * against the description: documented status, content type and schema.
  */
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -101,6 +102,28 @@ describe('the Arazzo workflows', { timeout: 60_000 }, () => {
       ['getPet', 200],
       ['getMissingPet', 404],
       ['findWithReplacement', 200],
+    ]);
+  });
+
+  it('create with an Idempotency-Key, replay it, and find the animal once', async () => {
+    server = await startTestServer();
+    const key = await server.createKey('free');
+
+    const run = await respect('idempotent-create.arazzo.yaml', server.baseUrl, {
+      apiKey: key,
+      idempotencyKey: `"${randomUUID()}"`,
+    });
+
+    expectPassed(run);
+    const steps = executedSteps(run.log, 'createThenReplay');
+    expect(steps.map((step) => [step.stepId, step.response.statusCode])).toEqual([
+      ['createPet', 201],
+      ['replayCreatePet', 201],
+      ['listOnce', 200],
+    ]);
+    expect(steps[1]?.response.headers['idempotent-replayed']).toBe('true');
+    expect(steps[2]?.response.body).toEqual([
+      { id: 1, name: 'Echo', categoryId: 4, status: 'available' },
     ]);
   });
 

@@ -1,0 +1,18 @@
+import type { Pet } from '@petstore/types';
+import type { IdempotentCreate, IdempotentOutcome } from './store.js';
+
+/** What both adapters read of a live idempotency record. */
+export interface IdempotencyRow {
+  fingerprint: string;
+  response_body: string;
+}
+
+/**
+ * The answer to a request whose `Idempotency-Key` has a live record: the recorded create when
+ * the body is the same one, a refusal when it is another.
+ */
+export function replayOrRefuse(row: IdempotencyRow, request: IdempotentCreate): IdempotentOutcome {
+  return row.fingerprint === request.fingerprint
+    ? { kind: 'replayed', pet: JSON.parse(row.response_body) as Pet }
+    : { kind: 'reused' };
+}
