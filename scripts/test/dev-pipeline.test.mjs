@@ -1,10 +1,16 @@
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rebuild } from '../dev/pipeline.mjs';
 import { watchFolders } from '../dev/watch.mjs';
 import { defaultOut, generatedFiles, root } from '../generate.mjs';
+
+/** Runs an npm script of the repository, as a person would. */
+const npmRun = (script, ...args) =>
+  promisify(execFile)('npm', ['run', '--silent', script, '--', ...args], { cwd: root });
 
 let scratch = '';
 let description = '';
@@ -25,11 +31,24 @@ async function editedCopy(name, edit) {
 }
 
 describe('the dev pipeline', () => {
-  it('derives from the working description exactly what npm run generate commits', async () => {
+  it('writes exactly what npm run generate and npm run docs write, and what is committed', async () => {
     const { source, out, docsFile } = await editedCopy('unchanged', (text) => text);
     const result = await rebuild({ source, out, docsFile });
     expect(result).toMatchObject({ ok: true, failedStage: undefined });
     expect(Object.keys(result.timings)).toEqual(['lint', 'bundle', 'types', 'docs']);
+
+    const byScripts = path.join(scratch, 'npm-scripts');
+    await npmRun('generate', '--out', byScripts);
+    await npmRun(
+      'docs',
+      ...['--bundle', path.join(byScripts, 'openapi/openapi.yaml')],
+      ...['--out', path.join(byScripts, 'docs/index.html')],
+    );
+    for (const file of [...generatedFiles, 'docs/index.html']) {
+      expect(await readFile(path.join(out, file), 'utf8'), file).toBe(
+        await readFile(path.join(byScripts, file), 'utf8'),
+      );
+    }
     for (const file of generatedFiles) {
       expect(await readFile(path.join(out, file), 'utf8'), file).toBe(
         await readFile(path.join(defaultOut, file), 'utf8'),
