@@ -1,6 +1,7 @@
 // The scripts' command lines: node:util parseArgs behind each, a --help that prints the
 // usage and does nothing else, a bad argument reported in one line with exit code 2.
 import { execFile } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { root } from '../generate.mjs';
@@ -17,7 +18,13 @@ function run(script, ...args) {
   });
 }
 
-const scripts = ['generate.mjs', 'build-docs.mjs', 'check-generated.mjs', 'api-breaking.mjs'];
+const scripts = [
+  'generate.mjs',
+  'build-docs.mjs',
+  'check-generated.mjs',
+  'api-breaking.mjs',
+  'dev.mjs',
+];
 
 describe('every script', () => {
   it.each(scripts)('%s --help prints its usage and does nothing else', async (script) => {
@@ -48,6 +55,7 @@ describe('bad arguments', () => {
     ['build-docs.mjs', ['index.html'], "Unexpected argument 'index.html'"],
     ['api-breaking.mjs', ['--base'], "Option '--base <value>' argument missing"],
     ['check-generated.mjs', ['now'], "Unexpected argument 'now'"],
+    ['dev.mjs', ['--root', os.tmpdir()], `No openapi/openapi.yaml in ${os.tmpdir()}`],
   ])('%s %j: "%s", exit code 2', async (script, args, message) => {
     const { code, stderr } = await run(script, ...args);
     expect(code).toBe(2);
