@@ -16,7 +16,8 @@ export function projectFiles(cwd = root) {
     encoding: 'utf8',
   })
     .split('\0')
-    .filter((file) => file !== '' && existsSync(path.join(cwd, file)));
+    .filter((file) => file !== '' && !file.startsWith('node_modules'))
+    .filter((file) => existsSync(path.join(cwd, file)));
 }
 
 /**
