@@ -35,6 +35,16 @@ const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const say = (text) => console.log(`[dev ${new Date().toISOString().slice(11, 19)}] ${text}`);
 const elapsed = (started) => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 
+/** Sends SIGTERM to `child` (SIGKILL after 5 s) and waits until it has exited. */
+async function stopChild(child) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(force);
+}
+
 /** The paths of the project checkout at `root` that the loop reads, writes and watches. */
 function projectAt(root) {
   return {
@@ -63,12 +73,7 @@ async function startDevLoop(project) {
   async function stopServer() {
     const child = server;
     server = undefined;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    await exited;
-    clearTimeout(force);
+    await stopChild(child);
   }
 
   async function restartServer() {
@@ -89,8 +94,8 @@ async function startDevLoop(project) {
    * new types). It runs beside the loop: the next change need not wait for it, and a check
    * still running when the next one starts is stale, so it is stopped.
    */
-  function typecheck() {
-    checking?.kill('SIGTERM');
+  async function typecheck() {
+    await stopChild(checking);
     const child = spawn(process.execPath, [tsc, '--build', '--pretty'], {
       cwd: root,
       stdio: 'inherit',
@@ -133,7 +138,7 @@ async function startDevLoop(project) {
       const derived = description && (await deriveFromDescription());
       if (!derived && !code) return; // lint problems: the server keeps the last good contract
       await restartServer();
-      typecheck();
+      void typecheck();
     });
   }
 
@@ -143,7 +148,7 @@ async function startDevLoop(project) {
     say('no bundle to serve yet: fix the description; the server starts once it lints clean');
   } else {
     await restartServer();
-    typecheck();
+    void typecheck();
   }
 
   const inDescription = (file) => file.startsWith(project.descriptionDir + path.sep);
@@ -158,7 +163,7 @@ async function startDevLoop(project) {
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.once(signal, async () => {
       await watcher.close();
-      checking?.kill('SIGTERM');
+      await stopChild(checking);
       await stopServer();
       process.exit(0);
     });

@@ -100,7 +100,7 @@ afterAll(async () => {
   if (dev?.pid !== undefined && dev.exitCode === null && dev.signalCode === null) {
     process.kill(-dev.pid, 'SIGKILL');
   }
-  await rm(scratch, { recursive: true, force: true });
+  await rm(scratch, { recursive: true, force: true, maxRetries: 5 });
 });
 
 describe('npm run dev', () => {
