@@ -132,14 +132,16 @@ async function startDevLoop(project) {
     const wasIdle = !queued.description && !queued.code;
     queued[kind] = true;
     if (!wasIdle) return;
-    running = running.then(async () => {
-      const { description, code } = queued;
-      queued = { description: false, code: false };
-      const derived = description && (await deriveFromDescription());
-      if (!derived && !code) return; // lint problems: the server keeps the last good contract
-      await restartServer();
-      void typecheck();
-    });
+    running = running
+      .then(async () => {
+        const { description, code } = queued;
+        queued = { description: false, code: false };
+        const derived = description && (await deriveFromDescription());
+        if (!derived && !code) return; // lint problems: the server keeps the last good contract
+        await restartServer();
+        void typecheck();
+      })
+      .catch((error) => say(`rebuild failed: ${error?.stack ?? error}; save again to retry`));
   }
 
   say(`deriving every artefact from ${path.relative(process.cwd(), project.source)}`);
