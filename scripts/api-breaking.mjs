@@ -11,9 +11,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { findBreakingChanges } from './api-breaking/compare.mjs';
+import { isMain, parseCommandLine, runMain } from './cli.mjs';
 import { bundle, root } from './generate.mjs';
 
 export const baselineDir = path.join(root, 'openapi/baseline');
+
+export const usage = `
+Usage: node scripts/api-breaking.mjs [--base FILE] [--head FILE]
+
+Fails (exit 1) when the working description breaks a consumer of the released one,
+unless its info.version is a new major.
+
+  --base FILE  the released description (default: the newest openapi/baseline/openapi-*.yaml)
+  --head FILE  an already bundled description to check (default: bundle openapi/openapi.yaml)
+  -h, --help   this text
+`;
 
 /** The newest released baseline (highest version in its file name). */
 export async function latestBaseline() {
@@ -55,12 +67,14 @@ export async function bundleWorkingDescription() {
  * @returns {Promise<number>} The exit code: 1 when a breaking change is not covered by a new major.
  */
 export async function main(args = process.argv.slice(2)) {
-  const option = (name) => {
-    const i = args.indexOf(name);
-    return i >= 0 ? path.resolve(args[i + 1] ?? '') : undefined;
-  };
-  const baseFile = option('--base') ?? (await latestBaseline());
-  const headFile = option('--head');
+  const cli = parseCommandLine(args, {
+    usage,
+    options: { base: { type: 'string' }, head: { type: 'string' } },
+  });
+  if (!cli) return 0;
+  const { base, head } = cli.values;
+  const baseFile = base ? path.resolve(base) : await latestBaseline();
+  const headFile = head ? path.resolve(head) : undefined;
   const before = await readDescription(baseFile);
   const after = headFile ? await readDescription(headFile) : await bundleWorkingDescription();
   const { breaking, beforeVersion, afterVersion, newMajor } = findBreakingChanges(before, after);
@@ -83,6 +97,4 @@ export async function main(args = process.argv.slice(2)) {
   return 1;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  process.exitCode = await main();
-}
+if (isMain(import.meta.url)) await runMain(main);

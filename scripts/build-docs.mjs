@@ -5,27 +5,35 @@
 // cdn.redoc.ly (Redoc has no option to hide it), and code blocks in descriptions wrap
 // instead of running past the column (Redoc has no option for that either).
 //
-//   node scripts/build-docs.mjs [--out FILE]
+//   node scripts/build-docs.mjs [--out FILE] [--bundle FILE]
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { root } from './generate.mjs';
+import { isMain, parseCommandLine, runMain } from './cli.mjs';
+import { defaultOut, root } from './generate.mjs';
 import { redocly } from './redocly.mjs';
 
 export const defaultDocsFile = path.join(root, 'packages/types/docs/index.html');
+/** The bundle the reference is rendered from (written by `npm run generate`). */
+export const defaultBundleFile = path.join(defaultOut, 'openapi/openapi.yaml');
 
-/** Builds the HTML reference into `file`; throws with Redocly's output when it fails. */
-export async function buildDocs(file = defaultDocsFile) {
+export const usage = `
+Usage: node scripts/build-docs.mjs [--out FILE] [--bundle FILE]
+
+Renders the bundled description into one self-contained, offline HTML reference.
+
+  --out FILE     the HTML file to write (default packages/types/docs/index.html)
+  --bundle FILE  the bundle to render (default packages/types/openapi/openapi.yaml)
+  -h, --help     this text
+`;
+
+/**
+ * Builds the HTML reference into `file` from the bundle `bundleFile`; throws with Redocly's
+ * output when it fails.
+ */
+export async function buildDocs(file = defaultDocsFile, { bundleFile = defaultBundleFile } = {}) {
   await mkdir(path.dirname(file), { recursive: true });
   const { code, output } = await redocly(
-    [
-      'build-docs',
-      path.join(root, 'packages/types/openapi/openapi.yaml'),
-      '--inlineBundle',
-      '--title',
-      'Pet Store API reference',
-      '-o',
-      file,
-    ],
+    ['build-docs', bundleFile, '--inlineBundle', '--title', 'Pet Store API reference', '-o', file],
     { quiet: true },
   );
   if (code !== 0) throw new Error(`redocly build-docs failed:\n${output}`);
@@ -67,9 +75,18 @@ function offline(html) {
   return page.replace('</head>', `${css}\n</head>`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const args = process.argv.slice(2);
-  const outIndex = args.indexOf('--out');
-  const file = await buildDocs(outIndex >= 0 ? path.resolve(args[outIndex + 1] ?? '') : undefined);
+/** The command line: `npm run docs` runs this. */
+export async function main(args) {
+  const cli = parseCommandLine(args, {
+    usage,
+    options: { out: { type: 'string' }, bundle: { type: 'string' } },
+  });
+  if (!cli) return 0;
+  const file = await buildDocs(path.resolve(cli.values.out ?? defaultDocsFile), {
+    bundleFile: path.resolve(cli.values.bundle ?? defaultBundleFile),
+  });
   console.log(`docs written to ${path.relative(root, file)}`);
+  return 0;
 }
+
+if (isMain(import.meta.url)) await runMain(main);

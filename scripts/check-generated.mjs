@@ -4,25 +4,41 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { isMain, parseCommandLine, runMain } from './cli.mjs';
 import { bundle, defaultOut, generatedFiles, root, types } from './generate.mjs';
 
-const scratch = await mkdtemp(path.join(os.tmpdir(), 'petstore-generated-'));
-try {
-  await bundle(scratch);
-  await types(scratch);
-  const stale = [];
-  for (const file of generatedFiles) {
-    const fresh = await readFile(path.join(scratch, file), 'utf8');
-    const committed = await readFile(path.join(defaultOut, file), 'utf8').catch(() => null);
-    if (committed !== fresh) stale.push(path.relative(root, path.join(defaultOut, file)));
-  }
-  if (stale.length > 0) {
-    console.error(`Generated files are stale:\n  ${stale.join('\n  ')}`);
-    console.error('Run `npm run generate` and commit the result.');
-    process.exitCode = 1;
-  } else {
+export const usage = `
+Usage: node scripts/check-generated.mjs
+
+Regenerates the bundle and the types into a scratch folder and fails (exit 1) when a
+committed file under packages/types differs. Touches nothing.
+
+  -h, --help  this text
+`;
+
+/** The command line: `npm run check:generated` runs this. */
+export async function main(args) {
+  if (!parseCommandLine(args, { usage })) return 0;
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'petstore-generated-'));
+  try {
+    await bundle(scratch);
+    await types(scratch);
+    const stale = [];
+    for (const file of generatedFiles) {
+      const fresh = await readFile(path.join(scratch, file), 'utf8');
+      const committed = await readFile(path.join(defaultOut, file), 'utf8').catch(() => null);
+      if (committed !== fresh) stale.push(path.relative(root, path.join(defaultOut, file)));
+    }
+    if (stale.length > 0) {
+      console.error(`Generated files are stale:\n  ${stale.join('\n  ')}`);
+      console.error('Run `npm run generate` and commit the result.');
+      return 1;
+    }
     console.log(`Generated files are up to date (${generatedFiles.length} checked).`);
+    return 0;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
   }
-} finally {
-  await rm(scratch, { recursive: true, force: true });
 }
+
+if (isMain(import.meta.url)) await runMain(main);

@@ -1,22 +1,35 @@
 // Derives the committed artefacts from the source of truth, openapi/openapi.yaml:
 //   packages/types/openapi/openapi.{yaml,json}  the bundled description (redocly bundle)
 //   packages/types/src/schema.ts                TypeScript types (openapi-typescript)
-//
-//   node scripts/generate.mjs [bundle|types|all] [--out DIR]
-//
-// --out writes into DIR instead of packages/types (scripts/check-generated.mjs uses it
-// to regenerate into a scratch folder and compare).
+// The functions take their paths as arguments: scripts/check-generated.mjs regenerates into a
+// scratch folder, and the dev loop (scripts/dev/pipeline.mjs) composes lint, bundle and types.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { isMain, parseCommandLine, runMain, UsageError } from './cli.mjs';
 import { redocly } from './redocly.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The description everything is derived from. */
+export const defaultSource = path.join(root, 'openapi/openapi.yaml');
 export const defaultOut = path.join(root, 'packages/types');
+/** The house lint rules and docs options; given explicitly so no command depends on the cwd. */
+export const redoclyConfig = path.join(root, 'redocly.yaml');
 
 /** The generated files, relative to the output folder. */
 export const generatedFiles = ['openapi/openapi.yaml', 'openapi/openapi.json', 'src/schema.ts'];
+
+export const usage = `
+Usage: node scripts/generate.mjs [bundle|types|all] [--source FILE] [--out DIR]
+
+Derives the bundle (<out>/openapi/openapi.{yaml,json}) and the TypeScript types
+(<out>/src/schema.ts) from the description. Default: all.
+
+  --source FILE  the description to bundle (default openapi/openapi.yaml)
+  --out DIR      where to write (default packages/types)
+  -h, --help     this text
+`;
 
 const header = `/**
  * Generated from openapi/openapi.yaml by \`npm run generate\` (openapi-typescript).
@@ -25,15 +38,27 @@ const header = `/**
 
 `;
 
-/** Bundles openapi/openapi.yaml into <out>/openapi/openapi.{yaml,json}. */
-export async function bundle(out = defaultOut) {
+/**
+ * Lints `source` with the house rules (redocly.yaml), as `npm run lint:api` does.
+ * @throws {Error} With Redocly's report when it finds any problem, warnings included.
+ */
+export async function lint(source = defaultSource) {
+  const { code, output } = await redocly(['lint', source, '--config', redoclyConfig], {
+    quiet: true,
+  });
+  if (code !== 0) throw new Error(output.trim());
+}
+
+/** Bundles the description `source` into <out>/openapi/openapi.{yaml,json}. */
+export async function bundle(out = defaultOut, { source = defaultSource } = {}) {
   await mkdir(path.join(out, 'openapi'), { recursive: true });
   for (const ext of ['yaml', 'json']) {
     const target = path.join(out, 'openapi', `openapi.${ext}`);
-    const { code, output } = await redocly(['bundle', 'petstore@v1', '--ext', ext, '-o', target], {
-      quiet: true,
-    });
-    if (code !== 0) throw new Error(`redocly bundle failed:\n${output}`);
+    const { code, output } = await redocly(
+      ['bundle', source, '--config', redoclyConfig, '--ext', ext, '-o', target],
+      { quiet: true },
+    );
+    if (code !== 0) throw new Error(`redocly bundle failed:\n${output.trim()}`);
   }
   // Redocly writes JSON without a final newline; keep files POSIX-clean and stable.
   const json = path.join(out, 'openapi', 'openapi.json');
@@ -43,7 +68,7 @@ export async function bundle(out = defaultOut) {
 
 /** Generates <out>/src/schema.ts from the bundled JSON description in <out>. */
 export async function types(out = defaultOut) {
-  const source = new URL(`file://${path.join(out, 'openapi', 'openapi.json')}`);
+  const source = pathToFileURL(path.join(out, 'openapi', 'openapi.json'));
   const ast = await openapiTS(source, {
     alphabetize: false,
     immutable: false,
@@ -55,12 +80,24 @@ export async function types(out = defaultOut) {
   await writeFile(path.join(out, 'src', 'schema.ts'), header + astToString(ast));
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const args = process.argv.slice(2);
-  const outIndex = args.indexOf('--out');
-  const out = outIndex >= 0 ? path.resolve(args[outIndex + 1] ?? '') : defaultOut;
-  const what = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--out') ?? 'all';
-  if (what === 'bundle' || what === 'all') await bundle(out);
-  if (what === 'types' || what === 'all') await types(out);
+/** The command line: `npm run bundle` and `npm run generate` run this. */
+export async function main(args) {
+  const cli = parseCommandLine(args, {
+    usage,
+    options: { source: { type: 'string' }, out: { type: 'string' } },
+    maxPositionals: 1,
+  });
+  if (!cli) return 0;
+  const what = cli.positionals[0] ?? 'all';
+  if (!['bundle', 'types', 'all'].includes(what)) {
+    throw new UsageError(`Unknown target '${what}': bundle, types or all`);
+  }
+  const out = path.resolve(cli.values.out ?? defaultOut);
+  const source = path.resolve(cli.values.source ?? defaultSource);
+  if (what !== 'types') await bundle(out, { source });
+  if (what !== 'bundle') await types(out);
   console.log(`generated ${what} into ${path.relative(root, out) || '.'}`);
+  return 0;
 }
+
+if (isMain(import.meta.url)) await runMain(main);

@@ -2,6 +2,7 @@
 // end-of-life banner out of the way; resolves with its exit code and output.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { isMain } from './cli.mjs';
 
 const require = createRequire(import.meta.url);
 const cli = require.resolve('@redocly/cli/bin/cli.js');
@@ -38,8 +39,9 @@ function dropBanner(text) {
     .join('\n');
 }
 
-// CLI use: `node scripts/redocly.mjs lint` (the package.json scripts go through here).
-if (import.meta.url === `file://${process.argv[1]}`) {
+// CLI use: `node scripts/redocly.mjs lint` (npm run lint:api). It has no options of its own:
+// every argument goes to Redocly as it is (`--help` prints Redocly's help).
+if (isMain(import.meta.url)) {
   const { code } = await redocly(process.argv.slice(2));
   process.exit(code);
 }

@@ -1,18 +1,17 @@
-// The derive-everything pipeline of `npm run dev`, as one function: lint the description,
-// bundle it, generate the types, render the docs. It takes its paths as arguments so tests
-// run it on a temporary copy; with the defaults it writes exactly what `npm run generate`
-// and `npm run docs` write (scripts/test/dev-pipeline.test.mjs checks that).
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+// The derive-everything pipeline of `npm run dev`, composed of the functions the npm scripts
+// run: lint (as `npm run lint:api`), bundle() and types() (scripts/generate.mjs, as
+// `npm run generate`), buildDocs() (scripts/build-docs.mjs, as `npm run docs`). It takes its
+// paths as arguments so tests run it on a temporary copy; scripts/test/dev-pipeline.test.mjs
+// checks that it writes exactly what those npm scripts write.
 import path from 'node:path';
-import { defaultDocsFile } from '../build-docs.mjs';
-import { defaultOut, root, types } from '../generate.mjs';
-import { redocly } from '../redocly.mjs';
+import { buildDocs } from '../build-docs.mjs';
+import { bundle, defaultOut, defaultSource, lint, types } from '../generate.mjs';
 
 /**
  * @typedef {object} PipelineOptions
  * @property {string} [source] The description to derive from (default openapi/openapi.yaml).
  * @property {string} [out] Where the bundle and types go (default packages/types).
- * @property {string} [docsFile] The HTML reference (default packages/types/docs/index.html).
+ * @property {string} [docsFile] The HTML reference (default <out>/docs/index.html).
  *
  * @typedef {object} PipelineResult
  * @property {boolean} ok Every stage succeeded.
@@ -33,64 +32,28 @@ import { redocly } from '../redocly.mjs';
  * if (!result.ok) console.error(result.output);
  */
 export async function rebuild({
-  source = path.join(root, 'openapi/openapi.yaml'),
+  source = defaultSource,
   out = defaultOut,
-  docsFile = defaultDocsFile,
+  docsFile = path.join(out, 'docs/index.html'),
 } = {}) {
+  /** @type {Record<string, number>} */
   const timings = {};
-  const stage = async (name, run) => {
+  const stages = /** @type {const} */ ([
+    ['lint', () => lint(source)],
+    ['bundle', () => bundle(out, { source })],
+    ['types', () => types(out)],
+    ['docs', () => buildDocs(docsFile, { bundleFile: path.join(out, 'openapi/openapi.yaml') })],
+  ]);
+  for (const [name, run] of stages) {
     const started = performance.now();
     try {
       await run();
-      return undefined;
     } catch (error) {
-      return { ok: false, failedStage: name, output: String(error?.message ?? error), timings };
+      const output = String(/** @type {Error} */ (error)?.message ?? error);
+      return { ok: false, failedStage: name, output, timings };
     } finally {
       timings[name] = Math.round(performance.now() - started);
     }
-  };
-  const bundleYaml = path.join(out, 'openapi/openapi.yaml');
-  const bundleJson = path.join(out, 'openapi/openapi.json');
-
-  const failure =
-    (await stage('lint', async () => {
-      // The root redocly.yaml is found from the working directory: its rules apply to any file.
-      const { code, output } = await redocly(['lint', source], {
-        quiet: true,
-      });
-      if (code !== 0) throw new Error(output.trim());
-    })) ??
-    (await stage('bundle', async () => {
-      await mkdir(path.dirname(bundleYaml), { recursive: true });
-      for (const [ext, file] of [
-        ['yaml', bundleYaml],
-        ['json', bundleJson],
-      ]) {
-        const { code, output } = await redocly(['bundle', source, '--ext', ext, '-o', file], {
-          quiet: true,
-        });
-        if (code !== 0) throw new Error(output.trim());
-      }
-      // As scripts/generate.mjs: Redocly's JSON lacks a final newline.
-      const text = await readFile(bundleJson, 'utf8');
-      if (!text.endsWith('\n')) await writeFile(bundleJson, `${text}\n`);
-    })) ??
-    (await stage('types', () => types(out))) ??
-    (await stage('docs', async () => {
-      await mkdir(path.dirname(docsFile), { recursive: true });
-      const { code, output } = await redocly(
-        [
-          'build-docs',
-          bundleYaml,
-          '--inlineBundle',
-          '--title',
-          'Pet Store API reference',
-          '-o',
-          docsFile,
-        ],
-        { quiet: true },
-      );
-      if (code !== 0) throw new Error(output.trim());
-    }));
-  return failure ?? { ok: true, failedStage: undefined, output: '', timings };
+  }
+  return { ok: true, failedStage: undefined, output: '', timings };
 }

@@ -1,10 +1,18 @@
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rebuild } from '../dev/pipeline.mjs';
 import { watchFolders } from '../dev/watch.mjs';
 import { defaultOut, generatedFiles, root } from '../generate.mjs';
+
+/** Runs an npm script of the repository, as a person would. */
+const npmRun = (script, ...args) =>
+  promisify(execFile)('npm', ['run', '--silent', script, '--', ...args], {
+    cwd: root,
+  });
 
 let scratch = '';
 let description = '';
@@ -21,15 +29,32 @@ async function editedCopy(name, edit) {
   await mkdir(dir, { recursive: true });
   const source = path.join(dir, 'openapi.yaml');
   await writeFile(source, edit(description));
-  return { source, out: path.join(dir, 'out'), docsFile: path.join(dir, 'out/docs/index.html') };
+  return {
+    source,
+    out: path.join(dir, 'out'),
+    docsFile: path.join(dir, 'out/docs/index.html'),
+  };
 }
 
 describe('the dev pipeline', () => {
-  it('derives from the working description exactly what npm run generate commits', async () => {
+  it('writes exactly what npm run generate and npm run docs write, and what is committed', async () => {
     const { source, out, docsFile } = await editedCopy('unchanged', (text) => text);
     const result = await rebuild({ source, out, docsFile });
     expect(result).toMatchObject({ ok: true, failedStage: undefined });
     expect(Object.keys(result.timings)).toEqual(['lint', 'bundle', 'types', 'docs']);
+
+    const byScripts = path.join(scratch, 'npm-scripts');
+    await npmRun('generate', '--out', byScripts);
+    await npmRun(
+      'docs',
+      ...['--bundle', path.join(byScripts, 'openapi/openapi.yaml')],
+      ...['--out', path.join(byScripts, 'docs/index.html')],
+    );
+    for (const file of [...generatedFiles, 'docs/index.html']) {
+      expect(await readFile(path.join(out, file), 'utf8'), file).toBe(
+        await readFile(path.join(byScripts, file), 'utf8'),
+      );
+    }
     for (const file of generatedFiles) {
       expect(await readFile(path.join(out, file), 'utf8'), file).toBe(
         await readFile(path.join(defaultOut, file), 'utf8'),
@@ -85,22 +110,58 @@ describe('the dev pipeline', () => {
 });
 
 describe('watchFolders', () => {
-  it('reports a burst of saves, in nested folders too, as one batch', async () => {
-    const dir = path.join(scratch, 'watched');
+  /** Watches a fresh folder; `run` gets it and the change handler. */
+  async function watching(name, run) {
+    const dir = path.join(scratch, name);
     await mkdir(path.join(dir, 'paths'), { recursive: true });
+    await writeFile(path.join(dir, 'openapi.yaml'), 'initial');
     const onChange = vi.fn();
-    const stop = watchFolders([dir], onChange, { quietMs: 100 });
+    const watcher = watchFolders([dir], onChange, { quietMs: 100 });
     try {
+      await watcher.ready;
+      await run(dir, onChange);
+    } finally {
+      await watcher.close();
+    }
+  }
+  const batch = (onChange, n) => [...new Set(onChange.mock.calls[n][0])].sort();
+
+  it('reports a burst of saves, in nested folders too, as one batch', async () => {
+    await watching('burst', async (dir, onChange) => {
       await writeFile(path.join(dir, 'openapi.yaml'), 'a');
       await writeFile(path.join(dir, 'paths/pets.yaml'), 'b');
       await writeFile(path.join(dir, '.openapi.yaml.swp'), 'editor swap file');
-      await vi.waitFor(() => expect(onChange).toHaveBeenCalledTimes(1), { timeout: 5_000 });
-      expect([...new Set(onChange.mock.calls[0][0])].sort()).toEqual([
+      await vi.waitFor(() => expect(onChange).toHaveBeenCalledTimes(1), {
+        timeout: 5_000,
+      });
+      expect(batch(onChange, 0)).toEqual([
         path.join(dir, 'openapi.yaml'),
         path.join(dir, 'paths/pets.yaml'),
       ]);
-    } finally {
-      stop();
-    }
+    });
+  });
+
+  it('keeps reporting a file after it was replaced by a rename (git checkout, sed -i)', async () => {
+    await watching('renamed', async (dir, onChange) => {
+      const file = path.join(dir, 'openapi.yaml');
+      const edits = [
+        () => rename(path.join(dir, 'sed1'), file),
+        () => writeFile(file, 'edited in place after a rename'),
+        () => rename(path.join(dir, 'sed2'), file),
+        () => writeFile(file, 'edited in place after two renames'),
+      ];
+      await writeFile(path.join(dir, 'sed1'), 'replaced once');
+      await writeFile(path.join(dir, 'sed2'), 'replaced twice');
+      await vi.waitFor(() => expect(onChange).toHaveBeenCalledTimes(1), {
+        timeout: 5_000,
+      });
+      for (const [i, edit] of edits.entries()) {
+        await edit();
+        await vi.waitFor(() => expect(onChange).toHaveBeenCalledTimes(i + 2), {
+          timeout: 5_000,
+        });
+        expect(batch(onChange, i + 1)).toContain(file);
+      }
+    });
   });
 });

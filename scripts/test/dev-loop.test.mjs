@@ -1,0 +1,162 @@
+// `npm run dev` end to end: the real dev loop (scripts/dev.mjs) as a child process on a
+// temporary copy of the project, its server on a free loopback port with a temporary SQLite
+// file. The description is edited the ways people and tools do (in place; replaced by a
+// rename, as git checkout, git stash, sed -i and editors' safe-write do) and each change must
+// be served at /openapi.json and present in the generated types. Nothing in the repository
+// is modified.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { root } from '../generate.mjs';
+import { copyProject } from './project-copy.mjs';
+
+const deadline = { timeout: 90_000, interval: 100 };
+
+let scratch = '';
+let project = '';
+let base = '';
+/** @type {import('node:child_process').ChildProcess} */
+let dev;
+let output = '';
+
+/** A TCP port nothing listens on right now. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {net.AddressInfo} */ (probe.address());
+      probe.close(() => resolve(port));
+    });
+    probe.on('error', reject);
+  });
+}
+
+const file = (relative) => path.join(project, relative);
+const description = () => readFile(file('openapi/openapi.yaml'), 'utf8');
+
+/** Waits until the dev loop has printed `pattern` after the first `from` characters. */
+async function printed(pattern, from) {
+  await vi.waitFor(() => expect(output.slice(from)).toMatch(pattern), deadline);
+}
+
+/** Waits until the running server serves `summary` for listPets at /openapi.json. */
+async function served(summary) {
+  await vi.waitFor(async () => {
+    const response = await fetch(`${base}/openapi.json`);
+    expect(response.status).toBe(200);
+    expect((await response.json()).paths['/pets'].get.summary).toBe(summary);
+  }, deadline);
+}
+
+/** Waits until the generated types in the copy carry `summary`. */
+async function generated(summary) {
+  await vi.waitFor(async () => {
+    expect(await readFile(file('packages/types/src/schema.ts'), 'utf8')).toContain(
+      `* ${summary}\n`,
+    );
+  }, deadline);
+}
+
+/** The description with listPets' summary replaced. */
+async function withSummary(summary) {
+  return (await description()).replace(/(summary: )List animals.*/, `$1${summary}`);
+}
+
+/** Replaces the description by a rename, as git, sed -i and safe-writing editors do. */
+async function replaceByRename(text) {
+  const temporary = file('openapi/.openapi.yaml.tmp-save');
+  await writeFile(temporary, text);
+  await rename(temporary, file('openapi/openapi.yaml'));
+}
+
+beforeAll(async () => {
+  scratch = await mkdtemp(path.join(os.tmpdir(), 'petstore-dev-loop-'));
+  project = await copyProject(path.join(scratch, 'project'));
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: `file:${path.join(scratch, 'dev.db')}`,
+    LOG_LEVEL: 'info',
+  };
+  delete env.REDIS_URL; // in-memory rate limits
+  dev = spawn(process.execPath, [path.join(root, 'scripts/dev.mjs'), '--root', project], {
+    cwd: project,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // its own process group: afterAll can stop the server with it
+  });
+  dev.stdout?.on('data', (chunk) => (output += chunk));
+  dev.stderr?.on('data', (chunk) => (output += chunk));
+  await printed(/watching openapi\//, 0);
+  await served('List animals');
+}, 120_000);
+
+afterAll(async () => {
+  if (dev?.pid !== undefined && dev.exitCode === null && dev.signalCode === null) {
+    process.kill(-dev.pid, 'SIGKILL');
+  }
+  await rm(scratch, { recursive: true, force: true, maxRetries: 5 });
+});
+
+describe('npm run dev', () => {
+  it('sees an edit made in place', async () => {
+    await writeFile(file('openapi/openapi.yaml'), await withSummary('List animals in place'));
+    await served('List animals in place');
+    await generated('List animals in place');
+  }, 120_000);
+
+  it('sees the description replaced by a rename, again and again, and edits after that', async () => {
+    for (const summary of ['List animals renamed once', 'List animals renamed twice']) {
+      await replaceByRename(await withSummary(summary));
+      await served(summary);
+      await generated(summary);
+    }
+    await writeFile(file('openapi/openapi.yaml'), await withSummary('List animals edited again'));
+    await served('List animals edited again');
+    await generated('List animals edited again');
+  }, 240_000);
+
+  it('keeps the last good contract and every artefact while the description has lint problems', async () => {
+    const artefacts = ['openapi/openapi.json', 'openapi/openapi.yaml', 'src/schema.ts'].map((f) =>
+      file(`packages/types/${f}`),
+    );
+    const before = await Promise.all(artefacts.map((f) => stat(f)));
+    const from = output.length;
+    await replaceByRename(
+      (await withSummary('List animals edited again')).replace(
+        'summary: Add an animal',
+        'summary: add an animal.',
+      ),
+    );
+    await printed(/lint failed: artefacts left as they were/, from);
+    expect(output.slice(from)).toContain('rule/summary-sentence-case');
+    const after = await Promise.all(artefacts.map((f) => stat(f)));
+    expect(after.map((s) => s.mtimeMs)).toEqual(before.map((s) => s.mtimeMs));
+    await served('List animals edited again');
+  }, 120_000);
+
+  it('restarts the server, and derives nothing, when the server code changes', async () => {
+    const schemaBefore = await stat(file('packages/types/src/schema.ts'));
+    const listening = (text) => text.match(/"msg":"listening"/g)?.length ?? 0;
+    const from = output.length;
+    const code = file('packages/server/src/routes/public.ts');
+    await writeFile(code, `${await readFile(code, 'utf8')}// touched by the dev-loop test\n`);
+    await printed(/changed: packages\/server\/src\/routes\/public\.ts/, from);
+    await vi.waitFor(() => expect(listening(output.slice(from))).toBe(1), deadline);
+    await served('List animals edited again');
+    expect(output.slice(from)).not.toMatch(/regenerated|lint failed/);
+    expect((await stat(file('packages/types/src/schema.ts'))).mtimeMs).toBe(schemaBefore.mtimeMs);
+  }, 120_000);
+
+  it('stops the server and exits 0 on SIGTERM', async () => {
+    const exited = new Promise((resolve) => dev.once('exit', resolve));
+    dev.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    await expect(fetch(`${base}/healthz`)).rejects.toThrow();
+  }, 60_000);
+});
