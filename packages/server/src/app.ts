@@ -18,6 +18,7 @@ import {
 } from './http/index.js';
 import { anonymousQuota } from './keys/index.js';
 import type { Logger } from './logger.js';
+import { httpMetrics, type Metrics, metricsRoute } from './metrics/index.js';
 import { rateLimit, type RateLimiter } from './rate-limit/index.js';
 import { petRoutes, publicRoutes } from './routes/index.js';
 import { type Storage, translateStoreError } from './storage/index.js';
@@ -39,8 +40,10 @@ export interface AppDeps {
   /** Only the settings the app itself uses are read. */
   config: Pick<
     AppConfig,
-    'trustProxy' | 'validateResponses' | 'corsOrigins' | 'idempotencyKeyTtlSeconds'
+    'trustProxy' | 'validateResponses' | 'corsOrigins' | 'idempotencyKeyTtlSeconds' | 'metricsToken'
   >;
+  /** The server's metrics (requests, rate-limit decisions); startServer instruments the store. */
+  metrics: Metrics;
   /** Requests that get no log line (the start-up warm-up's). */
   quietRequests?: ((req: IncomingMessage) => boolean) | undefined;
 }
@@ -50,8 +53,8 @@ export type PetstoreApp = Express;
 /**
  * Builds the Pet Store app: the middleware order, and nothing else. That order is the design:
  *
- * 1. request id → request log → security headers → CORS (when configured);
- * 2. the public routes (no auth, no limits);
+ * 1. request id → request log → metrics → security headers → CORS (when configured);
+ * 2. the public routes (no auth, no limits), and `/metrics` when `METRICS_TOKEN` is set;
  * 3. under `/v1`: getPet's deprecation headers (so every answer of getPet carries them) →
  *    identify the caller → rate limit (so every answer, 401 and 404 included, carries the
  *    rate-limit headers) → require a valid key (401 before any body is read) → parse the JSON
@@ -70,6 +73,7 @@ export function createApp({
   clock,
   logger,
   config,
+  metrics,
   quietRequests,
 }: AppDeps): PetstoreApp {
   const description = loadDescription();
@@ -81,14 +85,21 @@ export function createApp({
 
   app.use(requestId());
   app.use(requestLog({ logger, ignore: quietRequests }));
+  app.use(httpMetrics(metrics));
   app.use(securityHeaders());
   if (config.corsOrigins !== undefined) app.use(corsFor(config.corsOrigins, description));
-  app.use(publicRoutes(storage));
+  app.use(publicRoutes({ storage, limiter }));
+  if (config.metricsToken !== undefined) app.use(metricsRoute(metrics, config.metricsToken));
 
   app.all('/v1/pets/:petId', getPetDeprecation());
   app.use(identifyCaller({ keys: storage.keys, anonymousQuota }));
-  app.use(rateLimit({ limiter }));
-  app.use(requireCaller());
+  app.use(
+    rateLimit({
+      limiter,
+      onDecision: (outcome) => metrics.rateLimitDecisions.labels(outcome).inc(),
+    }),
+  );
+  app.use('/v1', requireCaller());
   app.use(jsonBody());
   app.use(requireWellFormedStrings());
   app.use(requireIntegerLiterals(integerQueryParameters(description)));

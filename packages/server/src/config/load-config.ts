@@ -32,6 +32,8 @@ export interface AppConfig {
   validateResponses: boolean;
   /** How long an `Idempotency-Key` is kept after its create, in seconds. */
   idempotencyKeyTtlSeconds: number;
+  /** The bearer token `/metrics` requires; undefined: no `/metrics` at all. */
+  metricsToken: string | undefined;
   /** Origins whose browser apps may call the API (CORS); undefined: no CORS headers. */
   corsOrigins: CorsOrigins | undefined;
   /** Limits of the HTTP transport, against slow or oversized requests. */
@@ -122,6 +124,10 @@ const envSchema = z.object({
   IDEMPOTENCY_KEY_TTL_SECONDS: wholeNumber('IDEMPOTENCY_KEY_TTL_SECONDS', 1, 2_592_000).default(
     86_400,
   ),
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7E]{16,256}$/, 'METRICS_TOKEN must be 16 to 256 visible ASCII characters')
+    .optional(),
   HTTP_HEADERS_TIMEOUT_MS: wholeNumber('HTTP_HEADERS_TIMEOUT_MS', 100, 600_000).default(10_000),
   HTTP_REQUEST_TIMEOUT_MS: wholeNumber('HTTP_REQUEST_TIMEOUT_MS', 100, 3_600_000).default(30_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: wholeNumber('HTTP_KEEP_ALIVE_TIMEOUT_MS', 100, 600_000).default(
@@ -161,7 +167,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
       parsed.error.issues.map((issue) => {
         const name = String(issue.path[0] ?? 'environment');
         const value = present[name];
-        const shown = name === 'DATABASE_URL' || name === 'REDIS_URL' ? '' : ` (got "${value}")`;
+        const secret = name === 'DATABASE_URL' || name === 'REDIS_URL' || name === 'METRICS_TOKEN';
+        const shown = secret ? '' : ` (got "${value}")`;
         return `${issue.message}${value === undefined ? '' : shown}`;
       }),
     );
@@ -179,6 +186,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
     trustProxy: e.TRUST_PROXY,
     validateResponses: e.VALIDATE_RESPONSES ?? e.NODE_ENV !== 'production',
     idempotencyKeyTtlSeconds: e.IDEMPOTENCY_KEY_TTL_SECONDS,
+    metricsToken: e.METRICS_TOKEN,
     corsOrigins: e.CORS_ORIGINS,
     http: {
       // A request's headers are part of the request: their deadline cannot be the later one.

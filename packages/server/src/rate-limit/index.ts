@@ -7,6 +7,7 @@ export {
   type BanPolicy,
   defaultBanPolicy,
   type LimitDecision,
+  type LimiterHealth,
   type RateLimiter,
   type WindowState,
   type Windows,

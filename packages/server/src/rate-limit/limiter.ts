@@ -35,12 +35,19 @@ export type LimitDecision =
       retryAfterSeconds: number;
     };
 
+/** Where a limiter counts, and whether that works right now (for readiness and metrics). */
+export type LimiterHealth =
+  | { backend: 'memory' }
+  /** `reachable: false`: Redis is away and this process counts on its own meanwhile. */
+  | { backend: 'redis'; reachable: boolean };
+
 export interface RateLimiter {
   /**
    * Counts one request of `subject` against `quota` and says whether it may proceed.
    * A refused request is not counted: it uses up none of the quota.
    */
   consume(subject: Subject, quota: Quota): Promise<LimitDecision>;
+  health(): LimiterHealth;
   close(): Promise<void>;
 }
 

@@ -34,6 +34,6 @@ export function createMemoryRateLimiter({
       strikes: new RateLimiterMemory(options.strikes),
       bans: new RateLimiterMemory(options.bans),
     },
-    { clock, ban, close: async () => {} },
+    { clock, ban, close: async () => {}, health: () => ({ backend: 'memory' }) },
   );
 }

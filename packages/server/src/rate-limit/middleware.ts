@@ -4,6 +4,8 @@ import type { LimitDecision, RateLimiter } from './limiter.js';
 
 export interface RateLimitOptions {
   limiter: RateLimiter;
+  /** Told of each decision (for metrics). */
+  onDecision?: ((outcome: 'allowed' | 'limited' | 'banned') => void) | undefined;
 }
 
 /**
@@ -32,11 +34,14 @@ export function setRateLimitHeaders(res: Response, { window, windows }: LimitDec
  * `identifyCaller`) and sets the rate-limit headers on every response, errors included,
  * since it runs before anything can fail.
  */
-export function rateLimit({ limiter }: RateLimitOptions): RequestHandler {
+export function rateLimit({ limiter, onDecision }: RateLimitOptions): RequestHandler {
   return async (_req, res, next) => {
     const { subject, quota } = res.locals.caller;
     const decision = await limiter.consume(subject, quota);
     setRateLimitHeaders(res, decision);
+    onDecision?.(
+      decision.allowed ? 'allowed' : decision.code === 'key_banned' ? 'banned' : 'limited',
+    );
     if (decision.allowed) return next();
     next(
       new ApiError(decision.code, undefined, { 'Retry-After': String(decision.retryAfterSeconds) }),

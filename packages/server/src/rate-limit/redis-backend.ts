@@ -37,7 +37,7 @@ export async function createRedisRateLimiter({
   keyPrefix = defaultKeyPrefix,
   ...connection
 }: RedisRateLimiterOptions): Promise<RateLimiter> {
-  const { client, connected, close } = openRedisConnection(connection);
+  const { client, connected, close, reachable } = openRedisConnection(connection);
   // Start counting in Redis from the first request when it is there; when it is not, the
   // outage is logged and the service starts on the in-process counters.
   await connected;
@@ -58,7 +58,7 @@ export async function createRedisRateLimiter({
       strikes: counter(options.strikes),
       bans: withPlainGet(counter(options.bans, bansInsurance), client, bansInsurance),
     },
-    { clock, ban, close },
+    { clock, ban, close, health: () => ({ backend: 'redis', reachable: reachable() }) },
   );
 }
 

@@ -13,6 +13,8 @@ export interface RedisConnection {
   client: Redis;
   /** Settles on the first connection attempt: true once Redis is ready, false if unreachable. */
   connected: Promise<boolean>;
+  /** Whether Redis answers now (false from the first failure until it is ready again). */
+  reachable(): boolean;
   close(): Promise<void>;
 }
 
@@ -66,6 +68,7 @@ export function openRedisConnection({
   return {
     client,
     connected,
+    reachable: () => client.status === 'ready',
     async close() {
       closing = true;
       if (client.status === 'ready') await client.quit();

@@ -9,7 +9,7 @@ import {
   windowIndices,
   windowStates,
 } from './fixed-windows.js';
-import type { BanPolicy, LimitDecision, RateLimiter } from './limiter.js';
+import type { BanPolicy, LimitDecision, LimiterHealth, RateLimiter } from './limiter.js';
 
 export interface WindowedLimiterOptions {
   /** Decides which minute and day a request falls in, and when bans end. */
@@ -17,6 +17,8 @@ export interface WindowedLimiterOptions {
   ban: BanPolicy;
   /** Releases what the backend holds (its Redis connection). */
   close: () => Promise<void>;
+  /** Where the counts live, and whether that is reachable now. */
+  health: () => LimiterHealth;
 }
 
 /**
@@ -32,7 +34,7 @@ export interface WindowedLimiterOptions {
  */
 export function createWindowedLimiter(
   counters: Counters,
-  { clock, ban, close }: WindowedLimiterOptions,
+  { clock, ban, close, health }: WindowedLimiterOptions,
 ): RateLimiter {
   const { minute, day } = counters;
   const bans = new KeyBans(counters.strikes, counters.bans, ban);
@@ -92,6 +94,7 @@ export function createWindowedLimiter(
         retryAfterSeconds: secondsUntil(window.resetSeconds, now),
       };
     },
+    health,
     close,
   };
 }

@@ -5,6 +5,7 @@ import { createApp, type PetstoreApp } from '../app.js';
 import { type Clock, systemClock } from '../clock.js';
 import type { AppConfig } from '../config/index.js';
 import { createLogger, type Logger } from '../logger.js';
+import { createMetrics, instrumentStorage, type Metrics } from '../metrics/index.js';
 import { openRateLimiter, type RateLimiter } from '../rate-limit/index.js';
 import { openStorage, type Storage } from '../storage/index.js';
 import { createHttpServer } from './http-server.js';
@@ -33,6 +34,7 @@ export interface RunningServer {
   storage: Storage;
   limiter: RateLimiter;
   logger: Logger;
+  metrics: Metrics;
   /**
    * Graceful shutdown: stops accepting, lets in-flight requests finish (up to `graceMs`, then
    * cuts the rest), then closes the limiter and the store if this server opened them.
@@ -76,14 +78,16 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       ban: { threshold: config.banThreshold, seconds: config.banSeconds },
       logger,
     }));
+  const metrics = createMetrics({ limiterHealth: () => limiter.health() });
   const closeOwned = async () => {
     if (!options.limiter) await limiter.close();
     if (!options.storage) await storage.close();
   };
 
   try {
+    const instrumented = instrumentStorage(storage, metrics);
     const warmUpKey = createWarmUpKey(
-      options.decorateStorage ? options.decorateStorage(storage) : storage,
+      options.decorateStorage ? options.decorateStorage(instrumented) : instrumented,
       clock.now(),
     );
     const app = createApp({
@@ -92,6 +96,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       clock,
       logger,
       config,
+      metrics,
       quietRequests: isWarmUpRequest,
     });
     try {
@@ -135,6 +140,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       storage,
       limiter,
       logger,
+      metrics,
       close({ graceMs = SHUTDOWN_GRACE_MS } = {}) {
         closing ??= (async () => {
           stopPurging();

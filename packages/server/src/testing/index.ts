@@ -38,7 +38,7 @@ export interface TestServerOptions {
    * The rate limiter (closed by the caller), or a factory given the clock (its limiter is closed
    * by `close`); default: one that allows everything.
    */
-  limiter?: RateLimiter | ((clock: TestClock) => RateLimiter);
+  limiter?: RateLimiter | ((clock: TestClock) => RateLimiter | Promise<RateLimiter>);
   /** The SQLite file; default a new file in a temporary folder (removed by `close`). */
   databaseFile?: string;
   /**
@@ -54,6 +54,8 @@ export interface TestServerOptions {
   trustProxy?: boolean | number | string;
   /** `CORS_ORIGINS` (default unset: no CORS headers). */
   corsOrigins?: CorsOrigins;
+  /** `METRICS_TOKEN` (default unset: no /metrics). */
+  metricsToken?: string;
   /** Transport limits to override (default: the server's defaults). */
   http?: Partial<HttpLimits>;
   /** The logger; default silent. */
@@ -97,7 +99,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const ownLimiter = typeof options.limiter !== 'object';
   const limiter =
     typeof options.limiter === 'function'
-      ? options.limiter(clock)
+      ? await options.limiter(clock)
       : (options.limiter ?? createPermissiveLimiter(clock));
   const config = {
     ...loadConfig({ HOST: '127.0.0.1', PORT: '0' }),
@@ -105,6 +107,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     trustProxy: options.trustProxy ?? false,
     validateResponses: options.validateResponses ?? true,
     corsOrigins: options.corsOrigins,
+    metricsToken: options.metricsToken,
   };
   config.http = { ...config.http, ...options.http };
   const running = await startServer({

@@ -12,6 +12,7 @@ export function createPermissiveLimiter(clock: Clock): RateLimiter {
       const windows = windowStates(quota, clock.now(), 1, 1);
       return { allowed: true, window: windows.minute, windows };
     },
+    health: () => ({ backend: 'memory' }),
     async close() {},
   };
 }

@@ -22,14 +22,20 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('public routes (no key, no rate limit)', () => {
-  it('/healthz answers 200 when the store answers', async () => {
-    const response = await fetch(`${server.url}/healthz`);
-    expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ok' });
-    expect(response.headers.get('X-RateLimit-Limit')).toBeNull();
+  it('/healthz (liveness) and /readyz (readiness) answer 200 when the store answers', async () => {
+    const health = await fetch(`${server.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    expect(health.headers.get('X-RateLimit-Limit')).toBeNull();
+    const ready = await fetch(`${server.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({
+      status: 'ready',
+      checks: { store: 'ok', rateLimits: 'memory' },
+    });
   });
 
-  it('/healthz answers 503 when the store does not', async () => {
+  it('/readyz answers 503 when the store does not, while /healthz stays 200', async () => {
     const broken = await startTestServer({
       decorateStorage: (storage) => ({
         ...storage,
@@ -39,13 +45,53 @@ describe('public routes (no key, no rate limit)', () => {
       }),
     });
     try {
-      const response = await fetch(`${broken.url}/healthz`);
-      expect(response.status).toBe(503);
-      expect(await response.json()).toEqual({ status: 'unavailable' });
+      const ready = await fetch(`${broken.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toEqual({
+        status: 'unavailable',
+        checks: { store: 'unreachable', rateLimits: 'memory' },
+      });
+      expect((await fetch(`${broken.url}/healthz`)).status).toBe(200);
     } finally {
       await broken.close();
     }
   });
+
+  it.each([
+    ['/docs', 'br', 'br'],
+    ['/docs', 'gzip', 'gzip'],
+    ['/docs', 'gzip, deflate, br', 'br'],
+    ['/openapi.json', 'gzip', 'gzip'],
+    ['/openapi.yaml', 'br', 'br'],
+    ['/docs', 'identity', null],
+  ])('compresses %s for Accept-Encoding: %s', async (path, accept, encoding) => {
+    const response = await fetch(`${server.url}${path}`, {
+      headers: { 'Accept-Encoding': accept },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('Content-Encoding')).toBe(encoding);
+    expect(response.headers.get('Vary')).toMatch(/Accept-Encoding/);
+    // fetch decodes gzip and br itself: the text is the file's.
+    const file = {
+      '/docs': docsHtmlFile,
+      '/openapi.json': openApiJsonFile,
+      '/openapi.yaml': openApiYamlFile,
+    }[path]!;
+    expect(await response.text()).toBe(readFileSync(file, 'utf8'));
+  });
+
+  it.each(['/docs', '/openapi.json', '/openapi.yaml'])(
+    'gives %s a strong ETag and Cache-Control, and answers 304 to its ETag',
+    async (path) => {
+      const first = await fetch(`${server.url}${path}`);
+      expect(first.headers.get('Cache-Control')).toBe('public, max-age=300');
+      const etag = first.headers.get('ETag');
+      expect(etag).toMatch(/^"[0-9a-f]{16}"$/);
+      const again = await fetch(`${server.url}${path}`, { headers: { 'If-None-Match': etag! } });
+      expect(again.status).toBe(304);
+      expect(await again.text()).toBe('');
+    },
+  );
 
   it('/openapi.json serves the bundled description', async () => {
     const response = await fetch(`${server.url}/openapi.json`);

@@ -143,6 +143,7 @@ describe('the Arazzo workflows', { timeout: 60_000 }, () => {
             }
             return decision;
           },
+          health: () => limiter.health(),
           close: () => limiter.close(),
         };
       },

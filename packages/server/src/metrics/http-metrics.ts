@@ -1,0 +1,23 @@
+import { performance } from 'node:perf_hooks';
+import type { RequestHandler } from 'express';
+import type { Metrics } from './metrics.js';
+
+/** What the validator leaves on a request it matched to an operation. */
+type WithOperation = { openapi?: { schema?: { operationId?: string } } };
+
+/**
+ * Counts every response and times it (from arrival to the response's end), labelled with the
+ * contract's operationId when the request matched one (`none` otherwise: 401 before routing,
+ * unknown paths, public routes), its method and status.
+ */
+export function httpMetrics({ requests, requestDuration }: Metrics): RequestHandler {
+  return (req, res, next) => {
+    const start = performance.now();
+    res.once('finish', () => {
+      const operation = (req as WithOperation).openapi?.schema?.operationId ?? 'none';
+      requests.labels(operation, req.method, String(res.statusCode)).inc();
+      requestDuration.labels(operation).observe((performance.now() - start) / 1000);
+    });
+    next();
+  };
+}

@@ -1,0 +1,45 @@
+import { performance } from 'node:perf_hooks';
+import { type Storage, StoreUnavailableError } from '../storage/index.js';
+import type { Metrics } from './metrics.js';
+
+/**
+ * The store with every call timed into `petstore_store_query_duration_seconds`, labelled with
+ * the method (`pets.list`) and the outcome (`ok`, `unavailable`, `error`). A decorator: the
+ * adapters know nothing of metrics.
+ */
+export function instrumentStorage(storage: Storage, { storeDuration }: Metrics): Storage {
+  const timed = <A extends unknown[], R>(method: string, call: (...args: A) => Promise<R>) => {
+    const ok = storeDuration.labels(method, 'ok');
+    return async (...args: A): Promise<R> => {
+      const start = performance.now();
+      try {
+        const result = await call(...args);
+        ok.observe((performance.now() - start) / 1000);
+        return result;
+      } catch (error) {
+        const outcome = error instanceof StoreUnavailableError ? 'unavailable' : 'error';
+        storeDuration.labels(method, outcome).observe((performance.now() - start) / 1000);
+        throw error;
+      }
+    };
+  };
+  const { pets, keys } = storage;
+  return {
+    ...storage,
+    pets: {
+      create: timed('pets.create', pets.create),
+      createIdempotent: timed('pets.createIdempotent', pets.createIdempotent),
+      get: timed('pets.get', pets.get),
+      list: timed('pets.list', pets.list),
+      purgeExpiredIdempotencyKeys: timed(
+        'pets.purgeExpiredIdempotencyKeys',
+        pets.purgeExpiredIdempotencyKeys,
+      ),
+    },
+    keys: {
+      ...keys,
+      findActiveByHash: timed('keys.findActiveByHash', keys.findActiveByHash),
+    },
+    ping: timed('ping', storage.ping),
+  };
+}

@@ -1,0 +1,25 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { type RequestHandler, Router } from 'express';
+import { ApiError } from '../errors/index.js';
+import type { Metrics } from './metrics.js';
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/**
+ * `GET /metrics`: the Prometheus text exposition, for a scraper that sends
+ * `Authorization: Bearer <METRICS_TOKEN>` (compared in constant time); anyone else gets the 404
+ * of an unknown path, as if there were nothing there. Mounted only when `METRICS_TOKEN` is set.
+ */
+export function metricsRoute(metrics: Metrics, token: string): Router {
+  const expected = digest(`Bearer ${token}`);
+  const authorized: RequestHandler = (req, res, next) => {
+    const given = digest(req.headers.authorization ?? '');
+    if (timingSafeEqual(given, expected)) return next();
+    next(new ApiError('not_found', 'Nothing exists at this path.'));
+  };
+  const router = Router();
+  router.get('/metrics', authorized, async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+  return router;
+}

@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createMemoryRateLimiter,
+  startTestServer,
+  type TestServer,
+} from '../../src/testing/index.js';
+import { createRedisRateLimiter } from '../../src/rate-limit/index.js';
+import { capturedLogger, freePort, OwnRedis } from '../rate-limit/support.js';
+import { createPet, get } from '../support/requests.js';
+
+const token = 'scrape-token-0123456789';
+
+/** One sample of the Prometheus text format: `name{label="value",…} number`. */
+interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** Parses the Prometheus text exposition format (comments and blank lines skipped). */
+function parse(text: string): Sample[] {
+  return text
+    .split('\n')
+    .filter((line) => line !== '' && !line.startsWith('#'))
+    .map((line) => {
+      const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+      if (!match) throw new Error(`not a Prometheus sample: ${line}`);
+      const labels = Object.fromEntries(
+        [...(match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map(
+          (label) => [label[1]!, label[2]!],
+        ),
+      );
+      return { name: match[1]!, labels, value: Number(match[3]) };
+    });
+}
+
+const value = (samples: Sample[], name: string, labels: Record<string, string> = {}) =>
+  samples
+    .filter(
+      (sample) =>
+        sample.name === name &&
+        Object.entries(labels).every(([key, expected]) => sample.labels[key] === expected),
+    )
+    .reduce((sum, sample) => sum + sample.value, 0);
+
+describe('/metrics', () => {
+  let server: TestServer;
+  let key: string;
+
+  beforeAll(async () => {
+    server = await startTestServer({
+      metricsToken: token,
+      limiter: (clock) => createMemoryRateLimiter({ clock }),
+    });
+    key = await server.createKey('enterprise', { perMinute: 3, perDay: 100 });
+  });
+  afterAll(() => server.close());
+
+  const scrape = async () => {
+    const response = await fetch(`${server.url}/metrics`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('Content-Type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    return parse(await response.text());
+  };
+
+  it('answers 404 to a scraper without the token, or with another', async () => {
+    for (const headers of [
+      {},
+      { Authorization: 'Bearer nope-nope-nope-nope' },
+      { Authorization: token },
+    ]) {
+      expect((await fetch(`${server.url}/metrics`, { headers })).status).toBe(404);
+    }
+  });
+
+  it('counts requests by operation and status, times them, and counts rate-limit outcomes', async () => {
+    const before = await scrape();
+    const pet = await createPet(server, key, { name: 'Rex', categoryId: 1 }); // 201, allowed
+    await get(server, key, `/v1/pets/${pet.id}`); // 200, allowed
+    await get(server, key, '/v1/pets'); // 200, allowed: the minute's 3 are used
+    await get(server, key, '/v1/pets'); // 429, limited
+    await get(server, undefined, '/v1/pets'); // 401 (counted by address), allowed
+    const after = await scrape();
+    const delta = (name: string, labels: Record<string, string>) =>
+      value(after, name, labels) - value(before, name, labels);
+
+    expect(delta('petstore_http_requests_total', { operation: 'createPet', status: '201' })).toBe(
+      1,
+    );
+    expect(delta('petstore_http_requests_total', { operation: 'getPet', status: '200' })).toBe(1);
+    expect(delta('petstore_http_requests_total', { operation: 'listPets', status: '200' })).toBe(1);
+    expect(delta('petstore_http_requests_total', { operation: 'none', status: '429' })).toBe(1);
+    expect(delta('petstore_http_requests_total', { operation: 'none', status: '401' })).toBe(1);
+    expect(delta('petstore_http_request_duration_seconds_count', { operation: 'listPets' })).toBe(
+      1,
+    );
+    expect(
+      delta('petstore_http_request_duration_seconds_bucket', { operation: 'listPets', le: '+Inf' }),
+    ).toBe(1);
+    expect(delta('petstore_rate_limit_decisions_total', { outcome: 'allowed' })).toBe(4);
+    expect(delta('petstore_rate_limit_decisions_total', { outcome: 'limited' })).toBe(1);
+    expect(
+      delta('petstore_store_query_duration_seconds_count', {
+        method: 'pets.create',
+        outcome: 'ok',
+      }),
+    ).toBe(1);
+    expect(
+      delta('petstore_store_query_duration_seconds_count', { method: 'pets.list', outcome: 'ok' }),
+    ).toBe(1);
+    expect(value(after, 'petstore_redis_fallback')).toBe(0);
+    expect(value(after, 'petstore_process_cpu_seconds_total')).toBeGreaterThan(0);
+    expect(value(after, 'petstore_nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
+  });
+
+  it('is not there at all when METRICS_TOKEN is unset', async () => {
+    const plain = await startTestServer();
+    try {
+      const response = await fetch(`${plain.url}/metrics`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      expect(response.status).toBe(404);
+    } finally {
+      await plain.close();
+    }
+  });
+});
+
+describe('petstore_redis_fallback and /readyz while Redis is away', () => {
+  it('reads 1 and degraded while Redis is unreachable, 0 and ready once it is back', async () => {
+    const redis = new OwnRedis(await freePort());
+    await redis.start();
+    const { logger, waitFor } = capturedLogger();
+    const server = await startTestServer({
+      metricsToken: token,
+      limiter: (clock) => createRedisRateLimiter({ url: redis.url, clock, logger }),
+    });
+    const read = async () => {
+      const metrics = parse(
+        await (
+          await fetch(`${server.url}/metrics`, { headers: { Authorization: `Bearer ${token}` } })
+        ).text(),
+      );
+      const ready = await fetch(`${server.url}/readyz`);
+      return {
+        fallback: value(metrics, 'petstore_redis_fallback'),
+        ready: ready.status,
+        body: await ready.json(),
+      };
+    };
+    try {
+      expect(await read()).toMatchObject({ fallback: 0, ready: 200, body: { status: 'ready' } });
+      await redis.stop();
+      await waitFor(/Redis is unreachable/);
+      expect(await read()).toEqual({
+        fallback: 1,
+        ready: 200,
+        body: { status: 'degraded', checks: { store: 'ok', rateLimits: 'redis unreachable' } },
+      });
+      await redis.start();
+      await waitFor(/Redis is reachable again/);
+      expect(await read()).toMatchObject({ fallback: 0, ready: 200, body: { status: 'ready' } });
+    } finally {
+      await server.close();
+      await redis.stop();
+    }
+  });
+});
