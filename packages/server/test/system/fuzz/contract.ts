@@ -68,7 +68,9 @@ const bearerSchemes = Object.entries(bundle.components.securitySchemes as Record
 export const operations: Operation[] = Object.entries(bundle.paths as Record<string, Json>).flatMap(
   ([path, item]) =>
     Object.keys(item)
-      .filter((method) => ['get', 'put', 'post', 'delete', 'patch'].includes(method))
+      .filter((method) =>
+        ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'].includes(method),
+      )
       .map((method) => readOperation(path, method)),
 );
 
@@ -132,48 +134,68 @@ export function matches(operation: Operation, path: string): boolean {
 }
 
 /**
- * The documented status of each error code, read from the `ErrorCode` schema's description
- * ("`invalid_request` (400), …"); every code of the enum must have one.
+ * The documented status of each error code, read from the error table of the description's
+ * overview (`| 400 | \`invalid_request\` | …`); every status the table names is an error
+ * status the API may answer with.
  */
-export const errorStatuses: ReadonlyMap<string, number> = (() => {
-  const schema = deref('/components/schemas/ErrorCode').node;
-  const described = new Map(
-    [...(schema.description as string).matchAll(/`(\w+)` \((\d{3})\)/g)].map(
-      ([, code, status]) => [code!, Number(status)] as const,
+export const errorStatuses: ReadonlyMap<string, number> = new Map(
+  [...(bundle.info.description as string).matchAll(/^\|\s*(\d{3})\s*\|\s*`(\w+)`/gm)].map(
+    ([, status, code]) => [code!, Number(status)] as const,
+  ),
+);
+if (errorStatuses.size === 0) throw new Error('fuzz: no error table in info.description');
+
+/** Pointers of the body schemas of every documented error response (400 and up). */
+export const errorBodySchemas: string[] = [
+  ...new Set(
+    operations.flatMap((operation) =>
+      [...operation.responses]
+        .filter(([status]) => status >= 400)
+        .map(([, response]) => {
+          const content = deref(response).node.content as Json;
+          const mediaType = Object.keys(content)[0]!;
+          return deref(`${response}${pointerOf('content', mediaType, 'schema')}`).pointer;
+        }),
     ),
-  );
-  for (const code of schema.enum as string[]) {
-    if (!described.has(code)) throw new Error(`fuzz: no status documented for ${code}`);
-  }
-  return described;
-})();
+  ),
+];
 
 /**
- * The query parameter and body property names a mutation of the operation's requests picks
- * from: the operation's own, or, when it has none, every one the contract has.
+ * Whether every string of a value, property names included, is well-formed Unicode (no lone
+ * UTF-16 surrogate): the description's *Strings* section makes that a rule for every string a
+ * request carries, beyond what the schemas' patterns say.
  */
-export function namesFor(operation: Operation): { query: string[]; body: string[] } {
-  const queryOf = (op: Operation) =>
-    op.parameters.filter((parameter) => parameter.in === 'query').map((p) => p.name);
+export function isWellFormed(value: unknown): boolean {
+  if (typeof value === 'string') return !/\p{Cs}/u.test(value);
+  if (typeof value !== 'object' || value === null) return true;
+  return Object.entries(value).every(([key, item]) => isWellFormed(key) && isWellFormed(item));
+}
+
+/**
+ * The query parameter, header parameter and body property names a mutation of the operation's
+ * requests picks from: the operation's own, or, when it has none, every one the contract has.
+ */
+export function namesFor(operation: Operation): Record<'query' | 'header' | 'body', string[]> {
+  const namesIn = (where: Parameter['in']) => (op: Operation) =>
+    op.parameters.filter((parameter) => parameter.in === where).map((p) => p.name);
+  const queryOf = namesIn('query');
+  const headerOf = namesIn('header');
   const bodyOf = (op: Operation) =>
     op.body ? Object.keys((deref(op.body.schema).node.properties as Json | undefined) ?? {}) : [];
   const own = (names: string[], all: string[]) => (names.length > 0 ? names : [...new Set(all)]);
   return {
     query: own(queryOf(operation), operations.flatMap(queryOf)),
+    header: own(headerOf(operation), operations.flatMap(headerOf)),
     body: own(bodyOf(operation), operations.flatMap(bodyOf)),
   };
 }
 
 /**
  * Characters a generated string may be made of besides those `fc.stringMatching` picks (which
- * are ASCII): every one the schema's pattern allows is used, lone surrogates included.
+ * are ASCII): every one the schema's pattern allows is used.
  */
 const remarkableCharacters = [
   ...'éß中😀\u{10FFFF}\uFFFD\uFFFF\uFEFF\u200B\u200D\u202E\u0301\u00A0\u0085\u2028',
-  '\uD800',
-  '\uDBFF',
-  '\uDC00',
-  '\uDFFF',
   ...'"\\\'<>&%/;`$ {}',
 ];
 
@@ -195,10 +217,15 @@ export const injectionLikeStrings = [
   'constructor',
 ];
 
-/** An arbitrary of the values the schema at `pointer` accepts (each checked against it). */
+/** Whether a value is valid for the schema at `pointer`: the schema accepts it, and it is well-formed. */
+export function validFor(pointer: string): (value: unknown) => boolean {
+  const validate = validator(pointer);
+  return (value) => validate(value) === true && isWellFormed(value);
+}
+
+/** An arbitrary of the values valid for the schema at `pointer` (each checked with `validFor`). */
 export function valuesOf(pointer: string): fc.Arbitrary<unknown> {
-  const isValid = validator(pointer);
-  return valuesOfSchema(deref(pointer).node, pointer).filter((value) => isValid(value) === true);
+  return valuesOfSchema(deref(pointer).node, pointer).filter(validFor(pointer));
 }
 
 function valuesOfSchema(schema: Json, pointer: string): fc.Arbitrary<unknown> {

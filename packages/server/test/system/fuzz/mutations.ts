@@ -120,6 +120,13 @@ const notJson = [
   '{"name":"Rex",}', "{'name':'Rex'}", 'undefined', 'NaN', '\uFEFF', '{"a":1}garbage',
 ];
 
+// prettier-ignore
+const headerTexts = [
+  '*', '"a"', 'W/"a"', '"a", "b"', 'a', '*, "a"', '', ' ', '"a', '"', '""', '"a b"', '"\\"', 'w/"a"',
+  '"é"', '\uD800', `"${'x'.repeat(255)}"`, 'x'.repeat(256), `"${'x'.repeat(256)}"`, 'x'.repeat(5000),
+  'a\u0001',
+];
+
 /** Query or path text as written on the wire: valid, invalid or half percent-encoding, raw bytes. */
 const hostileWireText: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(...numberTexts),
@@ -172,7 +179,7 @@ const setHeader = (request: DraftRequest, name: string, value: string | undefine
   ]);
 
 /** Every kind of mutation, for requests whose parameter and body names are `names`. */
-const kindsFor = (names: { query: string[]; body: string[] }) => ({
+const kindsFor = (names: Record<'query' | 'header' | 'body', string[]>) => ({
   /** A body field set to a value of the wrong type or range, or a new, unknown one. */
   setField: mutation(
     'setField',
@@ -317,6 +324,16 @@ const kindsFor = (names: { query: string[]; body: string[] }) => ({
       );
     },
   ),
+  /** A header parameter of the contract set to a malformed, odd or very long value, or sent twice. */
+  headerParameter: mutation(
+    'headerParameter',
+    fc.tuple(fc.constantFrom(...names.header), fc.constantFrom(...headerTexts), fc.boolean()),
+    ([name, value, twice]) => `${twice ? 'another ' : ''}${name}: ${show(value)}`,
+    (request, [name, value, twice]) =>
+      twice
+        ? withHeaders(request, [...request.headers, [name, value]])
+        : setHeader(request, name, value),
+  ),
   /** Headers that are odd, unsafe or very long. */
   header: mutation(
     'header',
@@ -436,31 +453,32 @@ const kindsFor = (names: { query: string[]; body: string[] }) => ({
   ),
 });
 
-export const mutationKinds = Object.keys(kindsFor({ query: [''], body: [''] }));
+export const mutationKinds = Object.keys(kindsFor({ query: [''], header: [''], body: [''] }));
 
-const queryKinds = ['queryValue', 'duplicateParameter', 'unknownParameter'];
-const bodyKinds = [
-  'setField',
-  'dropField',
-  'replaceBody',
-  'duplicateKey',
-  'breakJson',
-  'invalidUtf8',
-];
+/** The kinds that spoil each part a request may have. */
+const kindsOfPart = {
+  query: ['queryValue', 'duplicateParameter', 'unknownParameter'],
+  header: ['headerParameter'],
+  body: ['setField', 'dropField', 'replaceBody', 'duplicateKey', 'breakJson', 'invalidUtf8'],
+};
 
 /**
  * One mutation of any kind, for requests of the operation; the kinds that spoil what the
- * operation has (its query parameters, its body) weigh three times as much.
+ * operation has (its query parameters, header parameters, body) weigh three times as much.
  */
 export function mutationsOf(operation: Operation): fc.Arbitrary<Mutation> {
   const has = {
     query: operation.parameters.some((parameter) => parameter.in === 'query'),
+    header: operation.parameters.some((parameter) => parameter.in === 'header'),
     body: operation.body !== undefined,
   };
+  const spoilsWhatItHas = (kind: string) =>
+    (Object.keys(kindsOfPart) as (keyof typeof kindsOfPart)[]).some(
+      (part) => has[part] && kindsOfPart[part].includes(kind),
+    );
   return fc.oneof(
     ...Object.entries(kindsFor(namesFor(operation))).map(([kind, arbitrary]) => ({
-      weight:
-        (has.query && queryKinds.includes(kind)) || (has.body && bodyKinds.includes(kind)) ? 3 : 1,
+      weight: spoilsWhatItHas(kind) ? 3 : 1,
       arbitrary,
     })),
   );

@@ -5,12 +5,14 @@ import { validator } from '../../support/contract.js';
 import { walkPages } from '../../support/requests.js';
 import {
   deref,
+  errorBodySchemas,
   errorStatuses,
   matches,
   type Operation,
   operationAt,
   operations,
   pointerOf,
+  validFor,
 } from './contract.js';
 import type { Mutation } from './mutations.js';
 import { bodyBytes, type DraftRequest, headerOf } from './request.js';
@@ -39,25 +41,31 @@ function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new PropertyFailure(message);
 }
 
-const errorSchema = validator('/components/schemas/Error');
 const errorStatusSet = new Set(errorStatuses.values());
+const errorBodyValidators = errorBodySchemas.map((pointer) => validator(pointer));
 
-/**
- * The operation a request reaches: by its template, or by a spelling Express also routes there
- * (another letter case, a trailing slash, the absolute form). Such a spelling may be answered
- * as the operation or with 404, which, like every error of the table, is always allowed.
- */
-function operationOf(request: DraftRequest): Operation | undefined {
-  const loose = request.path
+/** The path as Express routes it: no scheme and host (absolute form), no trailing slash, any case. */
+const routedPath = (request: DraftRequest) =>
+  request.path
     .replace(/^[a-z]+:\/\/[^/]*/i, '')
     .replace(/(.)\/$/, '$1')
     .toLowerCase();
+
+/**
+ * The operation a request reaches: by its template, or by a spelling Express also routes there
+ * (another letter case, a trailing slash, the absolute form), which may be answered as the
+ * operation or with 404 (like every error of the table, always allowed). `HEAD` reaches the
+ * `GET` of its path: the description's *HTTP semantics* answer it for every `GET` route, with
+ * the same status and headers and no body.
+ */
+function operationOf(request: DraftRequest): Operation | undefined {
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
   return (
-    operationAt(request.method, request.path) ??
+    operationAt(method, request.path) ??
     operations.find(
       (candidate) =>
-        candidate.method === request.method &&
-        matches({ ...candidate, template: candidate.template.toLowerCase() }, loose),
+        candidate.method === method &&
+        matches({ ...candidate, template: candidate.template.toLowerCase() }, routedPath(request)),
     )
   );
 }
@@ -143,23 +151,24 @@ export function checkAnswer({ request, mutations }: FuzzCase, response: WireResp
   const reached = operationOf(request);
   const documented = reached?.responses.get(status);
   const hasBody = request.method !== 'HEAD';
+  const bodySchema = (response: string) => {
+    const content = deref(response).node.content as Record<string, unknown> | undefined;
+    const mediaType = content && Object.keys(content)[0];
+    return mediaType && deref(`${response}${pointerOf('content', mediaType, 'schema')}`).pointer;
+  };
 
   if (status < 400) {
     check(
       reached && documented,
       `answered ${status}, which the contract does not document for ${request.method} ${request.path}`,
     );
-    if (hasBody) {
-      const content = deref(documented).node.content as Record<string, unknown> | undefined;
-      const mediaType = content && Object.keys(content)[0];
-      if (mediaType !== undefined) {
-        const schema = deref(`${documented}${pointerOf('content', mediaType, 'schema')}`).pointer;
-        const isValid = validator(schema);
-        check(
-          isValid(json(response)),
-          `the ${status} body breaks the contract: ${JSON.stringify(isValid.errors)}`,
-        );
-      }
+    const schema = bodySchema(documented);
+    if (hasBody && schema) {
+      const isValid = validator(schema);
+      check(
+        isValid(json(response)),
+        `the ${status} body breaks the contract: ${JSON.stringify(isValid.errors)}`,
+      );
     }
   } else {
     check(
@@ -168,14 +177,18 @@ export function checkAnswer({ request, mutations }: FuzzCase, response: WireResp
     );
     if (hasBody) {
       const body = json(response) as { code?: string; status?: number; message?: string };
-      check(errorSchema(body), `the ${status} body is not the Error body: ${JSON.stringify(body)}`);
+      const schema = documented && bodySchema(documented);
+      check(
+        schema ? validator(schema)(body) : errorBodyValidators.some((isValid) => isValid(body)),
+        `the ${status} body is not the documented error body: ${JSON.stringify(body)}`,
+      );
       check(body.status === status, `Error body status ${body.status} on an HTTP ${status}`);
       check(
         errorStatuses.get(body.code!) === status,
         `code ${body.code} is documented for ${errorStatuses.get(body.code!)}, answered with ${status}`,
       );
       check(
-        !(status === 400 && sentJson(request) && /well-formed/i.test(body.message!)),
+        !(status === 400 && sentJson(request) && /not well-formed JSON/i.test(body.message!)),
         `a well-formed JSON body was answered: ${body.message}`,
       );
     }
@@ -183,9 +196,10 @@ export function checkAnswer({ request, mutations }: FuzzCase, response: WireResp
   checkHeaders(response, documented ? headersOf(documented) : commonHeaders);
 
   if (mutations.length === 0) {
-    // Unmutated, it is a valid request: only an id nobody has (a documented 404) may refuse it.
+    // Unmutated, it is a valid request. Only what the store holds may refuse it: an id nobody
+    // has (404), an Idempotency-Key used with another body (422); the model checks those.
     check(
-      status < 400 || (status === 404 && documented),
+      status < 400 || ((status === 404 || status === 422) && documented),
       `the unmutated request was refused with ${status}: ${response.body.toString('utf8').slice(0, 300)}`,
     );
   }
@@ -214,21 +228,54 @@ const getPet = operations.find(
   (op) => op.method === 'GET' && op.template.startsWith(`${createPet?.template}/{`),
 );
 if (!createPet || !listPets || !getPet) throw new Error('fuzz: no create, list and get operations');
-const isValidNewPet = validator(createPet.body!.schema);
-const statusValues = (() => {
+const isValidNewPet = validFor(createPet.body!.schema);
+const statusFilter = (() => {
   const status = listPets.parameters.find((parameter) => deref(parameter.schema).node.enum);
   return { name: status!.name, values: deref(status!.schema).node.enum as string[] };
 })();
+/** createPet's Idempotency-Key header (*Retrying a create safely*), when the contract has one. */
+const idempotencyKey = createPet.parameters.find(
+  (parameter) => parameter.in === 'header' && /^idempotency-key$/i.test(parameter.name),
+);
 
 const same = (a: unknown, b: unknown) => isDeepStrictEqual(a, b);
 const show = (value: unknown) => JSON.stringify(value);
+/** A JSON value as JSON means it (so `-0` is `0`, and key order does not matter to `same`). */
+const asJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
 /**
- * What the store must hold: exactly the pets whose creation was accepted, each as it was sent.
- * Ids only grow, so "nothing changed" is "no pet after the highest id seen".
+ * The Idempotency-Key a create carries, as the server reads it: repeated headers joined by
+ * `, ` (as Node joins them), the quoted and bare spellings naming the same key; `key` is
+ * undefined when the value is malformed.
+ */
+function idempotencyKeyOf(request: DraftRequest): { sent: string; key?: string } | undefined {
+  if (!idempotencyKey) return undefined;
+  const values = request.headers
+    .filter(([name]) => name.toLowerCase() === idempotencyKey.name.toLowerCase())
+    .map(([, value]) => value);
+  if (values.length === 0) return undefined;
+  const sent = values.join(', ');
+  return validFor(idempotencyKey.schema)(sent)
+    ? { sent, key: sent.replace(/^"(.*)"$/, '$1') }
+    : { sent };
+}
+
+/** The pet id a getPet path names, when it is a plain decimal integer. */
+function petIdOf(request: DraftRequest): number | undefined {
+  const segment = routedPath(request).split('/').at(-1) ?? '';
+  return /^-?(0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : undefined;
+}
+
+/**
+ * What the store must hold: exactly the pets whose creation was accepted (not replays), each
+ * as it was sent, and which Idempotency-Key created which. Ids only grow, so "nothing
+ * changed" is "no pet after the highest id seen".
  */
 export class StoreModel {
   private readonly pets = new Map<number, Pet>();
+  private readonly keys = new Map<string, { body: unknown; pet: Pet }>();
+  /** Pets a failing case stored (while fast-check shrank it): not checked by later cases. */
+  private readonly orphans = new Set<number>();
   private highestId = 0;
   /** False while a case runs, and after one that failed. */
   private settled = false;
@@ -244,55 +291,110 @@ export class StoreModel {
   }
 
   /**
-   * Before a case. After one that failed (fast-check goes on, shrinking it), moves past every
-   * pet stored meanwhile, which the model never saw, so each case sees only its own effect.
+   * Before a case. After one that failed, moves past every pet stored meanwhile, which the
+   * model may never have seen, so that each case sees only its own effect.
    */
   async begin(): Promise<void> {
     while (!this.settled) {
       const pets = await this.server.storage.pets.list({ afterId: this.highestId, limit: 100 });
+      for (const pet of pets) if (!this.pets.has(pet.id)) this.orphans.add(pet.id);
       this.highestId = pets.at(-1)?.id ?? this.highestId;
       this.settled = pets.length === 0;
     }
     this.settled = false;
   }
 
-  /** A rejected request added nothing; an accepted create added exactly what was sent, and reads back so. */
+  /**
+   * After a case: a create changed the store as *Retrying a create safely* says (one new pet,
+   * exactly as sent, or a replay that adds none); anything else changed nothing; and what
+   * getPet and listPets answered agrees with the model.
+   */
   async check({ request }: FuzzCase, response: WireResponse): Promise<void> {
     const added = await this.server.storage.pets.list({ afterId: this.highestId, limit: 2 });
     this.highestId = Math.max(this.highestId, ...added.map((pet) => pet.id));
-    const created = response.status === 201 && operationOf(request) === createPet;
+    const operation = operationOf(request);
+    const created =
+      operation === createPet ? await this.checkCreate(request, response, added) : false;
     if (!created) {
       check(added.length === 0, `answered ${response.status}, yet the store gained ${show(added)}`);
-      this.settled = true;
-      return;
     }
-    const answered = JSON.parse(response.body.toString('utf8')) as Pet;
+    if (response.status === 200 && request.method === 'GET') {
+      const body = JSON.parse(response.body.toString('utf8')) as unknown;
+      if (operation === listPets) for (const pet of body as Pet[]) this.expectStored(pet);
+      if (operation === getPet) this.expectStored(body as Pet);
+    }
+    if (response.status === 404 && operation === getPet) {
+      const id = petIdOf(request);
+      check(id === undefined || !this.pets.has(id), `getPet answered 404 for stored pet ${id}`);
+    }
+    this.settled = true;
+  }
+
+  private expectStored(pet: Pet): void {
+    if (this.orphans.has(pet.id)) return;
+    const expected = this.pets.get(pet.id);
+    check(same(pet, expected), `answered ${show(pet)} where ${show(expected)} was accepted`);
+  }
+
+  /** Checks a create's effect; true when it stored a new pet. */
+  private async checkCreate(
+    request: DraftRequest,
+    response: WireResponse,
+    added: Pet[],
+  ): Promise<boolean> {
+    const idempotency = idempotencyKeyOf(request);
+    const first = idempotency?.key === undefined ? undefined : this.keys.get(idempotency.key);
     const sent = sentJson(request);
+    if (response.status === 409) {
+      throw new PropertyFailure('answered 409, yet no other create was in flight');
+    }
+    if (response.status === 422) {
+      check(
+        first && sent && !same(first.body, asJson(sent.value)),
+        `answered 422 for Idempotency-Key ${idempotency?.sent}, not used before with another body`,
+      );
+    }
+    if (response.status !== 201) return false;
+
+    const answered = JSON.parse(response.body.toString('utf8')) as Pet;
     check(
       sent,
       `accepted a body that is not UTF-8 JSON declared as application/json, as ${show(answered)}`,
     );
+    const body = asJson(sent.value);
+    check(isValidNewPet(sent.value), `accepted a body the contract refuses, as ${show(answered)}`);
     check(
-      isValidNewPet(sent.value),
-      `accepted a body the contract refuses (${show(isValidNewPet.errors)}), as ${show(answered)}`,
+      !idempotency || idempotency.key !== undefined,
+      `accepted a malformed Idempotency-Key ${show(idempotency?.sent)}`,
     );
-    // As JSON, so -0 sent reads back as 0 (one JSON number).
-    const expected = {
-      id: answered.id,
-      ...(JSON.parse(JSON.stringify(sent.value)) as object),
-    } as Pet;
+    if (response.headers['idempotent-replayed'] === 'true') {
+      check(first, `replayed a create for Idempotency-Key ${idempotency?.sent}, never used`);
+      check(same(first.body, body), `replayed ${show(first.body)} for ${show(body)}`);
+      check(
+        same(answered, first.pet),
+        `the replay answered ${show(answered)}, not ${show(first.pet)}`,
+      );
+      check(added.length === 0, `a replay stored ${show(added)}`);
+      return false;
+    }
+    const expected = { id: answered.id, ...(body as object) } as Pet;
     this.pets.set(answered.id, expected);
+    if (idempotency?.key !== undefined && !first) {
+      this.keys.set(idempotency.key, { body, pet: expected });
+    }
+    check(
+      !first,
+      `created a second pet with Idempotency-Key ${idempotency?.sent}: ${show(answered)}, first ${show(first?.pet)}`,
+    );
     check(same(answered, expected), `sent ${show(sent.value)}, the 201 answered ${show(answered)}`);
     check(same(added, [expected]), `sent ${show(sent.value)}, the store gained ${show(added)}`);
     const read = await fetch(
       `${this.server.url}${getPet!.template.replace(/\{.+\}/, String(answered.id))}`,
-      {
-        headers: { Authorization: `Bearer ${this.key}` },
-      },
+      { headers: { Authorization: `Bearer ${this.key}` } },
     );
     const readBack = read.status === 200 ? await read.json() : read.status;
     check(same(readBack, expected), `sent ${show(sent.value)}, getPet read back ${show(readBack)}`);
-    this.settled = true;
+    return true;
   }
 
   /** The listing, walked page by page through its Link headers, is exactly the accepted creates, filtered or not. */
@@ -300,8 +402,8 @@ export class StoreModel {
     const all = [...this.pets.values()].sort((a, b) => a.id - b.id);
     const walks = [
       { query: 'limit=100', expected: all },
-      ...statusValues.values.map((value) => ({
-        query: `limit=7&${statusValues.name}=${value}`,
+      ...statusFilter.values.map((value) => ({
+        query: `limit=7&${statusFilter.name}=${value}`,
         expected: all.filter((pet) => pet.status === value),
       })),
     ];
