@@ -50,6 +50,8 @@ export interface FuzzStats {
 export function fuzzCases(key: string): fc.Arbitrary<FuzzCase> {
   const spoiled = (operation: Operation) =>
     fc.oneof(
+      // A failure that needs no mutation shrinks to the unmutated request.
+      { withCrossShrink: true },
       { weight: 1, arbitrary: fc.constant<Mutation[]>([]) },
       { weight: 2, arbitrary: mutationsOf(operation).map((mutation) => [mutation]) },
       { weight: 1, arbitrary: fc.array(mutationsOf(operation), { minLength: 2, maxLength: 3 }) },
