@@ -10,13 +10,17 @@ import { expect } from 'vitest';
  * 401, unknown paths, 405, 413, 415, malformed JSON).
  */
 const require = createRequire(import.meta.url);
-const bundle = JSON.parse(readFileSync(require.resolve('@petstore/types/openapi.json'), 'utf8'));
+/** The bundled description (`@petstore/types/openapi.json`), parsed. */
+export const bundle = JSON.parse(
+  readFileSync(require.resolve('@petstore/types/openapi.json'), 'utf8'),
+);
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
 ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) });
 ajv.addSchema(bundle, 'openapi');
 
-function validator(pointer: string) {
+/** The Ajv 2020 validator of the schema at a JSON Pointer of the bundle (`/components/schemas/Pet`). */
+export function validator(pointer: string) {
   const validate = ajv.getSchema(`openapi#${pointer}`);
   if (!validate) throw new Error(`no schema at ${pointer}`);
   return validate;
