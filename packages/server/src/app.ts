@@ -91,7 +91,7 @@ export function createApp({
   app.use(publicRoutes({ storage, limiter }));
   if (config.metricsToken !== undefined) app.use(metricsRoute(metrics, config.metricsToken));
 
-  app.all('/v1/pets/:petId', getPetDeprecation());
+  app.use('/v1/pets', getPetDeprecation());
   app.use(identifyCaller({ keys: storage.keys, anonymousQuota }));
   app.use(
     rateLimit({

@@ -35,6 +35,19 @@ export const errorRegistry = {
   service_unavailable: { status: 503, message: 'The store is unavailable; retry after 5 seconds.' },
 } as const satisfies Record<ErrorCode, { status: number; message: string }>;
 
+/** The contract's limit on an error message (`ErrorMessage.maxLength`). */
+export const MAX_MESSAGE_LENGTH = 1024;
+
+/**
+ * A message cut to the contract's limit: a message may quote what the request sent (a property
+ * name, a media type), which can be long.
+ */
+function withinLimit(message: string): string {
+  return message.length <= MAX_MESSAGE_LENGTH
+    ? message
+    : `${message.slice(0, MAX_MESSAGE_LENGTH - 1)}…`;
+}
+
 /**
  * An error the API answers with the documented Error body. Throw it (or pass it to
  * `next`) anywhere; the error middleware turns it into the response.
@@ -52,7 +65,7 @@ export class ApiError extends Error {
   readonly headers: Readonly<Record<string, string>>;
 
   constructor(code: ErrorCode, message?: string, headers: Record<string, string> = {}) {
-    super(message ?? errorRegistry[code].message);
+    super(withinLimit(message ?? errorRegistry[code].message));
     this.name = 'ApiError';
     this.code = code;
     this.status = errorRegistry[code].status;

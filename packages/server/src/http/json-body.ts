@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import express, { type RequestHandler } from 'express';
 import { ApiError, type ErrorTranslator } from '../errors/index.js';
 
@@ -9,7 +10,16 @@ export const BODY_LIMIT_BYTES = 100 * 1024;
  * arrays only). Bodies of other types are left unparsed; the validator answers them with 415.
  */
 export function jsonBody(): RequestHandler {
-  return express.json({ limit: BODY_LIMIT_BYTES, strict: true, type: 'application/json' });
+  return express.json({
+    limit: BODY_LIMIT_BYTES,
+    strict: true,
+    type: 'application/json',
+    // The body must be UTF-8 (RFC 8259 §8.1): bytes that are not would be decoded as U+FFFD and
+    // stored changed, so they are refused before parsing (body-parser: 'entity.verify.failed').
+    verify: (_req, _res, buffer) => {
+      if (!isUtf8(buffer)) throw new Error('not UTF-8');
+    },
+  });
 }
 
 /** Whether `text` is JSON text (body-parser's strict mode also refuses `42`, `"x"`, `null`). */
@@ -38,6 +48,8 @@ export const translateBodyParserError: ErrorTranslator = (err) => {
         'payload_too_large',
         `The request body exceeds the limit of ${BODY_LIMIT_BYTES} bytes.`,
       );
+    case 'entity.verify.failed':
+      return new ApiError('invalid_request', 'request/body is not valid UTF-8.');
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new ApiError(

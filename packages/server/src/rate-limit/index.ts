@@ -13,6 +13,6 @@ export {
   type Windows,
 } from './limiter.js';
 export { createMemoryRateLimiter, type MemoryRateLimiterOptions } from './memory-backend.js';
-export { rateLimit, type RateLimitOptions, setRateLimitHeaders } from './middleware.js';
+export { rateLimit, rateLimitHeaders, type RateLimitOptions } from './middleware.js';
 export { openRateLimiter, type OpenRateLimiterOptions } from './open-rate-limiter.js';
 export { createRedisRateLimiter, type RedisRateLimiterOptions } from './redis-backend.js';

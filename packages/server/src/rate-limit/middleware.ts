@@ -1,4 +1,4 @@
-import type { RequestHandler, Response } from 'express';
+import type { RequestHandler } from 'express';
 import { ApiError } from '../errors/index.js';
 import type { LimitDecision, RateLimiter } from './limiter.js';
 
@@ -9,24 +9,20 @@ export interface RateLimitOptions {
 }
 
 /**
- * Sets the rate-limit headers of a decision: the `X-RateLimit-*` trio the specification asks
- * for (the window with the fewest requests left), and the IETF `RateLimit-Policy` and
- * `RateLimit` fields (draft-ietf-httpapi-ratelimit-headers-10) describing both windows, so the
- * two sets always agree.
+ * The rate-limit headers of a decision: the `X-RateLimit-*` trio the specification asks for (the
+ * window with the fewest requests left), and the IETF `RateLimit-Policy` and `RateLimit` fields
+ * (draft-ietf-httpapi-ratelimit-headers-10) describing both windows, so the two sets always
+ * agree.
  */
-export function setRateLimitHeaders(res: Response, { window, windows }: LimitDecision): void {
+export function rateLimitHeaders({ window, windows }: LimitDecision): Record<string, string> {
   const { minute, day } = windows;
-  res.setHeader('X-RateLimit-Limit', String(window.limit));
-  res.setHeader('X-RateLimit-Remaining', String(window.remaining));
-  res.setHeader('X-RateLimit-Reset', String(window.resetSeconds));
-  res.setHeader(
-    'RateLimit-Policy',
-    `"minute";q=${minute.limit};w=60, "day";q=${day.limit};w=86400`,
-  );
-  res.setHeader(
-    'RateLimit',
-    `"minute";r=${minute.remaining};t=${minute.secondsToReset}, "day";r=${day.remaining};t=${day.secondsToReset}`,
-  );
+  return {
+    'X-RateLimit-Limit': String(window.limit),
+    'X-RateLimit-Remaining': String(window.remaining),
+    'X-RateLimit-Reset': String(window.resetSeconds),
+    'RateLimit-Policy': `"minute";q=${minute.limit};w=60, "day";q=${day.limit};w=86400`,
+    RateLimit: `"minute";r=${minute.remaining};t=${minute.secondsToReset}, "day";r=${day.remaining};t=${day.secondsToReset}`,
+  };
 }
 
 /**
@@ -38,7 +34,7 @@ export function rateLimit({ limiter, onDecision }: RateLimitOptions): RequestHan
   return async (_req, res, next) => {
     const { subject, quota } = res.locals.caller;
     const decision = await limiter.consume(subject, quota);
-    setRateLimitHeaders(res, decision);
+    res.set(rateLimitHeaders(decision));
     onDecision?.(
       decision.allowed ? 'allowed' : decision.code === 'key_banned' ? 'banned' : 'limited',
     );

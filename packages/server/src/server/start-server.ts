@@ -4,10 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { createApp, type PetstoreApp } from '../app.js';
 import { type Clock, systemClock } from '../clock.js';
 import type { AppConfig } from '../config/index.js';
+import { anonymousQuota } from '../keys/index.js';
 import { createLogger, type Logger } from '../logger.js';
 import { createMetrics, instrumentStorage, type Metrics } from '../metrics/index.js';
 import { openRateLimiter, type RateLimiter } from '../rate-limit/index.js';
 import { openStorage, type Storage } from '../storage/index.js';
+import { answerClientErrors } from './client-errors.js';
 import { createHttpServer } from './http-server.js';
 import { createWarmUpKey, isWarmUpRequest, warmUp } from './warm-up.js';
 
@@ -106,6 +108,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     }
 
     const server = createHttpServer(app, config.http);
+    answerClientErrors(server, { limiter, anonymousQuota });
     server.listen(config.port, config.host);
     await Promise.race([
       once(server, 'listening'),

@@ -90,6 +90,10 @@ export function describeValidationError(err: ValidatorError): string {
     // The path ends with the missing property, which the message names already.
     return `${where.replace(/\/[^/]*$/, '')} ${what}`;
   }
+  if (/malformed uri/i.test(what)) {
+    // A path parameter the validator could not percent-decode (its message quotes the path).
+    return 'The request path is not valid percent-encoding.';
+  }
   if (/^Unknown query parameter/.test(what)) {
     return `${where} is not allowed: not a query parameter of this operation`;
   }

@@ -6,17 +6,23 @@ const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
  * Where in `value` (a parsed JSON body or query) a string — a value or a property name — is not
- * well-formed Unicode, as a path (`name`, `tags/0`), or undefined when every string is.
+ * well-formed Unicode, as a path (`name`, `tags/0`), or undefined when every string is. It walks
+ * with a stack of its own, not recursion: a body may nest thousands of levels deep.
  */
-export function findMalformedString(value: unknown, at = ''): string | undefined {
-  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? at : undefined;
-  if (typeof value !== 'object' || value === null) return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    const path = at === '' ? key : `${at}/${key}`;
-    if (LONE_SURROGATE.test(key))
-      return at === '' ? '(a property name)' : `${at}/(a property name)`;
-    const found = findMalformedString(item, path);
-    if (found !== undefined) return found;
+export function findMalformedString(value: unknown): string | undefined {
+  const pending: [unknown, string][] = [[value, '']];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [item, at] = next;
+    if (typeof item === 'string') {
+      if (LONE_SURROGATE.test(item)) return at;
+      continue;
+    }
+    if (typeof item !== 'object' || item === null) continue;
+    for (const [key, child] of Object.entries(item)) {
+      if (LONE_SURROGATE.test(key))
+        return at === '' ? '(a property name)' : `${at}/(a property name)`;
+      pending.push([child, at === '' ? key : `${at}/${key}`]);
+    }
   }
   return undefined;
 }

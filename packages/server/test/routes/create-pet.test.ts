@@ -143,6 +143,42 @@ describe('POST /v1/pets', () => {
     },
   );
 
+  it('answers 400 to a body that is not UTF-8, and stores nothing (it would become U+FFFD)', async () => {
+    const before = await server.storage.pets.list({ limit: 1000 });
+    const response = await fetch(`${server.baseUrl}/pets`, {
+      method: 'POST',
+      headers: authorized(key, { 'Content-Type': 'application/json' }),
+      body: Buffer.concat([
+        Buffer.from('{"name":"'),
+        Buffer.from([0xff, 0x20]),
+        Buffer.from('","categoryId":1}'),
+      ]),
+    });
+    expectApiHeaders(response);
+    const error = await expectError(response, 400, 'invalid_request');
+    expect(error.message).toBe('request/body is not valid UTF-8.');
+    expect(await server.storage.pets.list({ limit: 1000 })).toEqual(before);
+  });
+
+  it('answers 400, not 500, to a body nested 20,000 levels deep', async () => {
+    const deep = `{"name":"Rex","categoryId":1,"id":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+    const error = await expectError(await postPet(server, key, deep), 400, 'invalid_request');
+    expect(error.message).toBe(
+      'request/body/id is not allowed: the body must not have additional properties',
+    );
+  });
+
+  it('keeps an error message within the contract’s 1,024 characters, whatever the request quotes', async () => {
+    const response = await postPet(server, key, {
+      name: 'Rex',
+      categoryId: 1,
+      ['a'.repeat(30_000)]: 1,
+    });
+    const error = await expectError(response, 400, 'invalid_request');
+    expect(error.message.length).toBeLessThanOrEqual(1024);
+    expect(error.message).toMatch(/^request\/body\/aaaa.*…$/);
+  });
+
   it('answers 400 when the body does not match its Content-Encoding', async () => {
     const response = await fetch(`${server.baseUrl}/pets`, {
       method: 'POST',

@@ -32,6 +32,14 @@ describe('GET /v1/pets/{petId} (deprecated)', () => {
     expect(error.message).toBe('No pet with id 999.');
   });
 
+  it('answers 400 to an id that is not valid percent-encoding, counted and announced like any', async () => {
+    const response = await get(server, key, '/v1/pets/%zz');
+    expectApiHeaders(response);
+    expectDeprecationHeaders(response);
+    const error = await expectError(response, 400, 'invalid_request');
+    expect(error.message).toBe('The request path is not valid percent-encoding.');
+  });
+
   it('answers 401, with the deprecation headers, without a key', async () => {
     const response = await get(server, undefined, `/v1/pets/${rex.id}`);
     expectApiHeaders(response);

@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../src/testing/index.js';
+import { expectApiHeaders } from '../support/contract.js';
 
 /** A raw TCP client, to be as slow or as large as a test wants. */
 async function open(
@@ -16,6 +17,20 @@ async function open(
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   socket.on('error', () => {});
   return { socket, received: () => data, closed };
+}
+
+/**
+ * Asserts a raw answer of the HTTP layer: the status line, the Error body (`invalid_request`
+ * with that status), an X-Request-Id, the rate-limit headers, and a closed connection.
+ */
+function expectTransportError(raw: string, status: number): void {
+  const [head = '', body = ''] = raw.split('\r\n\r\n');
+  expect(head).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+  expect(head).toMatch(/\r\nConnection: close\r\n/);
+  expect(head).toMatch(/\r\nX-Request-Id: [0-9a-f-]{36}\r\n/);
+  expect(head).toMatch(/\r\nX-RateLimit-Remaining: \d+\r\n/);
+  expect(head).toMatch(/\r\nRateLimit: "minute";r=\d+;t=\d+, "day";r=\d+;t=\d+(\r\n|$)/);
+  expect(JSON.parse(body)).toMatchObject({ code: 'invalid_request', status });
 }
 
 describe('transport limits', () => {
@@ -42,7 +57,7 @@ describe('transport limits', () => {
     } finally {
       clearInterval(trickle);
     }
-    expect(slow.received()).toMatch(/^HTTP\/1\.1 408 /);
+    expectTransportError(slow.received(), 408);
     expect(await healthy()).toBe(200);
   });
 
@@ -58,7 +73,7 @@ describe('transport limits', () => {
     } finally {
       clearInterval(trickle);
     }
-    expect(slow.received()).toMatch(/^HTTP\/1\.1 408 /);
+    expectTransportError(slow.received(), 408);
     expect(await server.storage.pets.list({ limit: 10 })).toEqual([]);
   });
 
@@ -67,6 +82,23 @@ describe('transport limits', () => {
       headers: { Authorization: `Bearer ${key}`, 'X-Padding': 'x'.repeat(8192) },
     });
     expect(response.status).toBe(431);
+    expectApiHeaders(response);
+    expect(await response.json()).toMatchObject({ code: 'invalid_request', status: 431 });
     expect(await healthy()).toBe(200);
+  });
+
+  it.each([
+    ['a raw non-ASCII byte in the path', 'GET /v1/pets/\u0661 HTTP/1.1\r\nHost: x\r\n\r\n'],
+    ['an unknown method', 'FOO /v1/pets HTTP/1.1\r\nHost: x\r\n\r\n'],
+    [
+      'a control character in a header value',
+      'GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-A: a\u0001b\r\n\r\n',
+    ],
+    ['not HTTP at all', 'hello\r\n\r\n'],
+  ])('answers %s with 400 and the Error body, not a bare status line', async (_case, raw) => {
+    const client = await open(server.url);
+    client.socket.write(Buffer.from(raw, 'utf8'));
+    await client.closed;
+    expectTransportError(client.received(), 400);
   });
 });

@@ -134,15 +134,17 @@ export function matches(operation: Operation, path: string): boolean {
 }
 
 /**
- * The documented status of each error code, read from the error table of the description's
- * overview (`| 400 | \`invalid_request\` | …`); every status the table names is an error
- * status the API may answer with.
+ * The documented statuses of each error code, read from the error table of the description's
+ * overview (`| 400 | \`invalid_request\` | …`; a code may come with several statuses, e.g.
+ * `invalid_request` with 400, 408 and 431); every status the table names is an error status
+ * the API may answer with.
  */
-export const errorStatuses: ReadonlyMap<string, number> = new Map(
-  [...(bundle.info.description as string).matchAll(/^\|\s*(\d{3})\s*\|\s*`(\w+)`/gm)].map(
-    ([, status, code]) => [code!, Number(status)] as const,
-  ),
-);
+export const errorStatuses: ReadonlyMap<string, ReadonlySet<number>> = [
+  ...(bundle.info.description as string).matchAll(/^\|\s*(\d{3})\s*\|\s*`(\w+)`/gm),
+].reduce((byCode, [, status, code]) => {
+  byCode.set(code!, new Set([...(byCode.get(code!) ?? []), Number(status)]));
+  return byCode;
+}, new Map<string, Set<number>>());
 if (errorStatuses.size === 0) throw new Error('fuzz: no error table in info.description');
 
 /** Pointers of the body schemas of every documented error response (400 and up). */
