@@ -99,13 +99,20 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  * documents those answers (400, 431) as the HTTP layer's: the Error body, `X-Request-Id` and the
  * rate-limit headers, but none of an operation's own headers, since no operation was reached.
  */
+/** A control character other than horizontal tab, which a header value may not hold. */
+const hasControlCharacter = (value: string) =>
+  [...value].some((char) => {
+    const code = char.charCodeAt(0);
+    return (code < 0x20 && code !== 0x09) || code === 0x7f;
+  });
+
 function refusedByHttpLayer(request: DraftRequest): boolean {
   const { method, target, headers } = toWire(request);
   const head = `${method} ${target}\r\n${headers.map(([name, value]) => `${name}: ${value}\r\n`).join('')}`;
   return (
     !METHODS.includes(method) ||
     /[^\x21-\x7E]/.test(target) ||
-    headers.some(([name, value]) => !TOKEN.test(name) || /[\x00-\x08\x0A-\x1F\x7F]/.test(value)) ||
+    headers.some(([name, value]) => !TOKEN.test(name) || hasControlCharacter(value)) ||
     Buffer.byteLength(head, 'utf8') > MAX_HEAD_BYTES
   );
 }
