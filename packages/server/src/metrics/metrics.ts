@@ -21,6 +21,8 @@ export interface Metrics {
   storeDuration: Histogram<'method' | 'outcome'>;
   /** 1 while rate limits are counted in this process because Redis is unreachable, else 0. */
   redisFallback: Gauge;
+  /** How many writes each SQLite commit carried (group commit: one fsync for all of them). */
+  writeGroupSize: Histogram;
 }
 
 /** Latency buckets (seconds) for a service whose requests take ~0.1–50 ms. */
@@ -61,6 +63,12 @@ export function createMetrics({ limiterHealth }: MetricsOptions): Metrics {
       help: 'Time of each store call, by method and outcome (ok, unavailable, error).',
       labelNames: ['method', 'outcome'] as const,
       buckets: STORE_BUCKETS,
+      registers: [registry],
+    }),
+    writeGroupSize: new Histogram({
+      name: 'petstore_store_write_group_size',
+      help: 'Writes carried by each commit of the SQLite writer thread (one fsync each).',
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128],
       registers: [registry],
     }),
     redisFallback: new Gauge({

@@ -64,15 +64,20 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const { config } = options;
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
+  let limiter: RateLimiter | undefined;
+  const metrics = createMetrics({
+    limiterHealth: () => limiter?.health() ?? { backend: 'memory' },
+  });
   const storage =
     options.storage ??
     (await openStorage(config.databaseUrl, {
       clock,
       poolSize: config.databasePoolSize,
+      onGroupCommitted: (size) => metrics.writeGroupSize.observe(size),
       onConnectionError: (error) =>
         logger.warn({ err: error }, 'database connection lost; the pool reconnects on next use'),
     }));
-  const limiter =
+  limiter =
     options.limiter ??
     (await openRateLimiter({
       redisUrl: config.redisUrl,
@@ -80,7 +85,6 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       ban: { threshold: config.banThreshold, seconds: config.banSeconds },
       logger,
     }));
-  const metrics = createMetrics({ limiterHealth: () => limiter.health() });
   const closeOwned = async () => {
     if (!options.limiter) await limiter.close();
     if (!options.storage) await storage.close();

@@ -13,6 +13,8 @@ export interface OpenStorageOptions {
   onConnectionError?: (error: Error) => void;
   /** PostgreSQL only: how many connections the pool may open (default 10). */
   poolSize?: number;
+  /** SQLite only: told how many writes each group commit carried. */
+  onGroupCommitted?: (size: number) => void;
 }
 
 /**

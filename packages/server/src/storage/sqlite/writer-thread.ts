@@ -1,0 +1,96 @@
+/**
+ * The SQLite writer thread: the one connection that writes pets, committing in groups.
+ *
+ * Writes arrive as messages. While a commit runs (its fsync, with `synchronous = FULL`, is what
+ * a write costs), the next writes queue up; they are then carried out together in one IMMEDIATE
+ * transaction with one fsync, each in a savepoint of its own so that one failing write does not
+ * undo the others. Every write is answered only after its commit is durable. Running here, the
+ * fsync never blocks the server's event loop, and reads go on meanwhile (WAL).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import BetterSqlite3 from 'better-sqlite3';
+import { prepareWrites, type WriteOperation } from './writes.js';
+
+/** A write, numbered by the server so its answer finds its way back. */
+export interface WriteRequest {
+  id: number;
+  operation: WriteOperation;
+}
+
+/** The answer to one write: its value, or the error it failed with (as data). */
+export type WriteAnswer =
+  | { id: number; value: unknown }
+  | { id: number; error: { name: string; message: string; code?: string } };
+
+const port = parentPort;
+if (port === null) throw new Error('writer-thread.ts runs as a worker thread');
+const { file } = workerData as { file: string };
+
+const db = new BetterSqlite3(file);
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = FULL');
+db.pragma('busy_timeout = 5000');
+const perform = prepareWrites(db);
+
+const asData = (error: unknown) => {
+  const {
+    name = 'Error',
+    message = String(error),
+    code,
+  } = (error ?? {}) as {
+    name?: string;
+    message?: string;
+    code?: unknown;
+  };
+  return { name, message, ...(typeof code === 'string' ? { code } : {}) };
+};
+
+/** Every write of the group in one transaction; each in a savepoint (a nested transaction). */
+const one = db.transaction((operation: WriteOperation) => perform(operation));
+const group = db.transaction((requests: WriteRequest[]): WriteAnswer[] =>
+  requests.map(({ id, operation }) => {
+    try {
+      return { id, value: one(operation) };
+    } catch (error) {
+      return { id, error: asData(error) };
+    }
+  }),
+);
+
+let queue: WriteRequest[] = [];
+let scheduled = false;
+let closing = false;
+
+function flush(): void {
+  scheduled = false;
+  const requests = queue;
+  queue = [];
+  let answers: WriteAnswer[];
+  try {
+    answers = group.immediate(requests);
+  } catch (error) {
+    // The commit itself failed (a full or read-only disk): nothing of the group was written.
+    answers = requests.map(({ id }) => ({ id, error: asData(error) }));
+  }
+  port!.postMessage({ answers, groupSize: requests.length });
+  if (closing && queue.length === 0) finish();
+}
+
+function finish(): void {
+  db.close();
+  port!.close();
+}
+
+port.on('message', (message: WriteRequest | 'close') => {
+  if (message === 'close') {
+    closing = true;
+    if (!scheduled) finish();
+    return;
+  }
+  queue.push(message);
+  if (!scheduled) {
+    scheduled = true;
+    // After the messages already waiting are read: they join this group.
+    setImmediate(flush);
+  }
+});

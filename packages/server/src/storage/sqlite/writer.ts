@@ -1,0 +1,97 @@
+import { Worker } from 'node:worker_threads';
+import type { Database } from 'better-sqlite3';
+import type { WriteAnswer, WriteRequest } from './writer-thread.js';
+import { prepareWrites, type WriteOperation, type WriteResults } from './writes.js';
+
+/** Where the SQLite adapter's pet writes go. */
+export interface SqliteWriter {
+  write<Kind extends WriteOperation['kind']>(
+    operation: Extract<WriteOperation, { kind: Kind }>,
+  ): Promise<WriteResults[Kind]>;
+  close(): Promise<void>;
+}
+
+/** Writes on the reading connection itself: for `:memory:`, which no other connection sees. */
+export function inlineWriter(db: Database): SqliteWriter {
+  const perform = prepareWrites(db);
+  const one = db.transaction((operation: WriteOperation) => perform(operation));
+  return {
+    write: async (operation) => one.immediate(operation) as never,
+    async close() {},
+  };
+}
+
+/**
+ * Writes on the writer thread (`writer-thread.ts`), which commits them in groups, one fsync per
+ * group, off the event loop. A write resolves once its group's commit is durable; its error
+ * comes back with the driver's `code`, so the adapter tells "unavailable" from a bug as usual.
+ */
+export function threadWriter(
+  file: string,
+  onGroupCommitted?: ((size: number) => void) | undefined,
+): SqliteWriter {
+  const worker = startWorker(file);
+  const pending = new Map<
+    number,
+    { resolve: (value: never) => void; reject: (error: Error) => void }
+  >();
+  let nextId = 1;
+  let failure: Error | undefined;
+
+  worker.on('message', ({ answers, groupSize }: { answers: WriteAnswer[]; groupSize: number }) => {
+    onGroupCommitted?.(groupSize);
+    for (const answer of answers) {
+      const waiting = pending.get(answer.id);
+      pending.delete(answer.id);
+      if ('error' in answer) {
+        const error = Object.assign(new Error(answer.error.message), answer.error);
+        waiting?.reject(error);
+      } else {
+        waiting?.resolve(answer.value as never);
+      }
+    }
+  });
+  const fail = (error: Error) => {
+    failure = error;
+    for (const waiting of pending.values()) waiting.reject(error);
+    pending.clear();
+  };
+  worker.on('error', fail);
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', (code) => {
+      if (pending.size > 0 || code !== 0)
+        fail(new Error(`the SQLite writer thread exited (${code})`));
+      resolve();
+    }),
+  );
+
+  return {
+    write(operation) {
+      if (failure) return Promise.reject(failure);
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        worker.postMessage({ id, operation } satisfies WriteRequest);
+      });
+    },
+    async close() {
+      worker.postMessage('close');
+      await exited;
+    },
+  };
+}
+
+/**
+ * Starts the writer thread. Built, it is `writer-thread.js`; run from source (tests, the dev
+ * loop), it is TypeScript, which a worker loads through tsx's loader, registered first.
+ */
+function startWorker(file: string): Worker {
+  const source = new URL(
+    import.meta.url.endsWith('.ts') ? './writer-thread.ts' : './writer-thread.js',
+    import.meta.url,
+  ).href;
+  const boot = import.meta.url.endsWith('.ts')
+    ? `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(source)}); })`
+    : `import(${JSON.stringify(source)})`;
+  return new Worker(boot, { eval: true, workerData: { file } });
+}

@@ -1,0 +1,78 @@
+import type { NewPet, Pet, PetStatus } from '@petstore/types';
+import type { Database } from 'better-sqlite3';
+import { type IdempotencyRow, replayOrRefuse } from '../idempotency.js';
+import { createdPetFromRow, PET_COLUMNS, type PetRow } from '../rows.js';
+import type { IdempotentCreate, IdempotentOutcome } from '../store.js';
+
+/** A write to the pets' side of the store, as data: what crosses to the writer thread. */
+export type WriteOperation =
+  | { kind: 'createPet'; pet: NewPet }
+  | { kind: 'createIdempotent'; pet: NewPet; request: IdempotentCreate }
+  | { kind: 'purgeExpiredIdempotencyKeys'; now: number };
+
+/** What each write answers. */
+export interface WriteResults {
+  createPet: Pet;
+  createIdempotent: IdempotentOutcome;
+  purgeExpiredIdempotencyKeys: number;
+}
+
+/**
+ * The writes of the SQLite adapter on one connection, its statements prepared once. Each call is
+ * synchronous and runs in the caller's transaction (a savepoint when one is open); the writer
+ * decides where and when to commit. The same code runs on the writer thread (a file database)
+ * and inline (`:memory:`).
+ */
+export function prepareWrites(db: Database): (operation: WriteOperation) => unknown {
+  const insert = db.prepare<[string, number, PetStatus | null], PetRow>(
+    `INSERT INTO pets (name, category_id, status) VALUES (?, ?, ?) RETURNING ${PET_COLUMNS}`,
+  );
+  const findKey = db.prepare<[number, string], IdempotencyRow & { expires_at: number }>(
+    `SELECT fingerprint, response_body, expires_at FROM idempotency_keys
+     WHERE api_key_id = ? AND idempotency_key = ?`,
+  );
+  const forgetKey = db.prepare<[number, string]>(
+    'DELETE FROM idempotency_keys WHERE api_key_id = ? AND idempotency_key = ?',
+  );
+  const recordKey = db.prepare<[number, string, string, number, number, string, number, number]>(
+    `INSERT INTO idempotency_keys (api_key_id, idempotency_key, fingerprint, pet_id,
+       response_status, response_body, created_at, expires_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const purge = db.prepare<[number]>('DELETE FROM idempotency_keys WHERE expires_at < ?');
+
+  const createPet = (pet: NewPet): Pet =>
+    createdPetFromRow(insert.get(pet.name, pet.categoryId, pet.status ?? null) as PetRow);
+
+  /** Check the key, create the pet, record the key: all or nothing (a savepoint of its own). */
+  const createIdempotent = db.transaction(
+    (pet: NewPet, request: IdempotentCreate): IdempotentOutcome => {
+      const known = findKey.get(request.apiKeyId, request.key);
+      if (known && known.expires_at >= request.now) return replayOrRefuse(known, request);
+      if (known) forgetKey.run(request.apiKeyId, request.key);
+      const created = createPet(pet);
+      recordKey.run(
+        request.apiKeyId,
+        request.key,
+        request.fingerprint,
+        created.id,
+        201,
+        JSON.stringify(created),
+        request.now,
+        request.expiresAt,
+      );
+      return { kind: 'created', pet: created };
+    },
+  );
+
+  return (operation) => {
+    switch (operation.kind) {
+      case 'createPet':
+        return createPet(operation.pet);
+      case 'createIdempotent':
+        return createIdempotent(operation.pet, operation.request);
+      case 'purgeExpiredIdempotencyKeys':
+        return purge.run(operation.now).changes;
+    }
+  };
+}

@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { NewPet } from '@petstore/types';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqliteStorage, type Storage } from '../../src/storage/index.js';
+
+/**
+ * The SQLite writer thread: creates that arrive while a commit is in flight are committed
+ * together, one fsync for the group, each answered only after its commit.
+ */
+describe('SQLite group commit', () => {
+  let dir: string;
+  let storage: Storage;
+  let groups: number[];
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'petstore-writer-'));
+    groups = [];
+    storage = openSqliteStorage(path.join(dir, 'petstore.db'), {
+      onGroupCommitted: (size) => groups.push(size),
+    });
+  });
+  afterEach(async () => {
+    await storage.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('commits 200 concurrent creates in fewer commits, with unique ids in order', async () => {
+    const created = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        storage.pets.create({ name: `Pet ${i}`, categoryId: i }),
+      ),
+    );
+    expect(groups.reduce((sum, size) => sum + size, 0)).toBe(200);
+    expect(groups.length).toBeLessThan(200);
+    expect(Math.max(...groups)).toBeGreaterThan(1);
+    // Ids in the order the creates were sent: one writer assigns them as they come.
+    expect(created.map((pet) => pet.id)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    expect(created.map((pet) => pet.name)).toEqual(
+      Array.from({ length: 200 }, (_, i) => `Pet ${i}`),
+    );
+    expect(await storage.pets.list({ limit: 300 })).toEqual(created);
+  });
+
+  it('fails only the write that fails: the others of its group are committed', async () => {
+    const bad = { name: 'Lost', categoryId: 1, status: 'lost' } as unknown as NewPet;
+    const outcomes = await Promise.allSettled([
+      storage.pets.create({ name: 'A', categoryId: 1 }),
+      storage.pets.create(bad),
+      storage.pets.create({ name: 'B', categoryId: 2 }),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+    ]);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({
+      code: 'SQLITE_CONSTRAINT_CHECK',
+    });
+    expect((await storage.pets.list({ limit: 10 })).map((pet) => pet.name)).toEqual(['A', 'B']);
+  });
+
+  it('serves reads from the server’s own connection while writes are committed elsewhere', async () => {
+    const writes = Array.from({ length: 50 }, (_, i) =>
+      storage.pets.create({ name: `W${i}`, categoryId: i }),
+    );
+    const reads = await Promise.all(
+      Array.from({ length: 20 }, () => storage.pets.list({ limit: 100 })),
+    );
+    await Promise.all(writes);
+    for (const page of reads) expect(page.length).toBeLessThanOrEqual(50);
+    expect(await storage.pets.list({ limit: 100 })).toHaveLength(50);
+  });
+});
