@@ -64,9 +64,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const { config } = options;
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
-  let limiter: RateLimiter | undefined;
+  // The store reports to the metrics, which read the limiter, which opens after the store.
+  const opened: { limiter?: RateLimiter } = {};
   const metrics = createMetrics({
-    limiterHealth: () => limiter?.health() ?? { backend: 'memory' },
+    limiterHealth: () => opened.limiter?.health() ?? { backend: 'memory' },
   });
   const storage =
     options.storage ??
@@ -77,7 +78,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       onConnectionError: (error) =>
         logger.warn({ err: error }, 'database connection lost; the pool reconnects on next use'),
     }));
-  limiter =
+  const limiter =
     options.limiter ??
     (await openRateLimiter({
       redisUrl: config.redisUrl,
@@ -85,6 +86,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       ban: { threshold: config.banThreshold, seconds: config.banSeconds },
       logger,
     }));
+  opened.limiter = limiter;
   const closeOwned = async () => {
     if (!options.limiter) await limiter.close();
     if (!options.storage) await storage.close();

@@ -8,7 +8,6 @@ import { translateStoreErrors } from '../errors.js';
 import {
   type ApiKeyRow,
   apiKeyFromRow,
-  createdPetFromRow,
   KEY_COLUMNS,
   NEW_KEY_COLUMNS,
   newKeyValues,
@@ -16,7 +15,6 @@ import {
   type PetRow,
   petFromRow,
 } from '../rows.js';
-import { type IdempotencyRow, replayOrRefuse } from '../idempotency.js';
 import type {
   ApiKeyRepository,
   IdempotentCreate,
