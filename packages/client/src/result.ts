@@ -1,4 +1,5 @@
-import type { ErrorBody } from '@petstore/types';
+import type { ErrorBody, Pet } from '@petstore/types';
+import { isReplayed } from './headers/idempotency-key.js';
 import { parseRateLimit, type RateLimitInfo } from './headers/rate-limit.js';
 
 /**
@@ -17,15 +18,50 @@ export type PetstoreResult<Data> = (
   { data: Data; error?: never } | { data?: never; error: ErrorBody }
 ) & {
   response: Response;
-  /** From the `X-RateLimit-*` headers; undefined only if a proxy stripped them. */
+  /** From the rate-limit headers; undefined only if a proxy stripped them. */
   rateLimit: RateLimitInfo | undefined;
 };
 
+/**
+ * The result of `createPet`: a `PetstoreResult` plus the `Idempotency-Key` it was sent with
+ * and whether the answer replays an earlier create with that key.
+ */
+export type CreatePetResult = PetstoreResult<Pet> & {
+  /** The key sent (yours, or the one the client drew); send it again to retry this create. */
+  idempotencyKey: string;
+  /** True when the server answered `Idempotent-Replayed: true`: nothing new was created. */
+  replayed: boolean;
+};
+
+type OpenapiFetchResult<Data> =
+  | { data: Data; error?: never; response: Response }
+  | { data?: never; error: ErrorBody; response: Response };
+
+/** How results are completed: the time a response is read at. */
+export interface ResultContext {
+  now(): number;
+}
+
 /** Adds `rateLimit` to an openapi-fetch result. */
-export function withRateLimit<Data>(
-  result:
-    | { data: Data; error?: never; response: Response }
-    | { data?: never; error: ErrorBody; response: Response },
+export function toResult<Data>(
+  result: OpenapiFetchResult<Data>,
+  context: ResultContext,
 ): PetstoreResult<Data> {
-  return { ...result, rateLimit: parseRateLimit(result.response.headers) };
+  return {
+    ...result,
+    rateLimit: parseRateLimit(result.response.headers, context.now()),
+  };
+}
+
+/** `toResult`, plus the key sent and whether the server replayed an earlier create. */
+export function toCreateResult(
+  result: OpenapiFetchResult<Pet>,
+  context: ResultContext,
+  idempotencyKey: string,
+): CreatePetResult {
+  return {
+    ...toResult(result, context),
+    idempotencyKey,
+    replayed: isReplayed(result.response.headers),
+  };
 }

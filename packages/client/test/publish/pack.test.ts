@@ -65,6 +65,8 @@ describe('the packed client', () => {
       'http-link-header',
       'openapi-fetch',
       'openapi-typescript-helpers',
+      'structured-headers',
+      'uuid',
     ]);
   });
 
