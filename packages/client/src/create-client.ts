@@ -1,5 +1,10 @@
 import type { GetPetPath, ListPetsQuery, NewPet, Pet, paths } from '@petstore/types';
 import createClient, { type Client } from 'openapi-fetch';
+import {
+  ConditionalCache,
+  type ConditionalCacheStore,
+  createCachingFetch,
+} from './cache/conditional-cache.js';
 import { idempotencyKeyField, newIdempotencyKey } from './headers/idempotency-key.js';
 import { parseRateLimit, type RateLimitInfo } from './headers/rate-limit.js';
 import { assertApiKey, bearerAuth } from './middleware/auth.js';
@@ -52,6 +57,13 @@ export interface PetstoreClientOptions {
    * window resets instead of collecting a 429 (default false).
    */
   throttle?: boolean;
+  /**
+   * Conditional GETs: keep the `ETag` and body of each `getPet` and `listPets` page and send
+   * `If-None-Match` on the next identical request; a `304` returns the kept body
+   * (`notModified: true`). `true` for a `ConditionalCache` of this client's own (100 entries),
+   * or a store to use (shareable between clients: entries are per API key). Default off.
+   */
+  cache?: boolean | ConditionalCacheStore;
   /** The time source (default `Date.now`); inject to test without waiting. */
   clock?: Clock;
   /** The timer used for backoff, throttling and time limits (default `setTimeout`). */
@@ -122,7 +134,7 @@ function signalOption(options: CallOptions | undefined): { signal?: AbortSignal 
  * Creates a typed client of the Pet Store API: openapi-fetch over the generated types,
  * with bearer auth, retries that honour `Retry-After` (creates made safe to retry by an
  * `Idempotency-Key`), per-attempt time limits, rate-limit information on every result,
- * deprecation warnings and pagination.
+ * an opt-in cache of conditional GETs, deprecation warnings and pagination.
  *
  * @example
  * ```ts
@@ -137,7 +149,7 @@ export function createPetstoreClient(options: PetstoreClientOptions): PetstoreCl
   const tracker = new RateLimitTracker();
   const clock = options.clock ?? systemClock;
   const userFetch = options.fetch;
-  const fetch = createRetryingFetch({
+  const retryingFetch = createRetryingFetch({
     // Looked up per call so a fetch installed later (polyfill, test double) is used, and
     // called unbound-safe: browsers throw "Illegal invocation" on a detached window.fetch.
     fetch: userFetch ?? ((request) => globalThis.fetch(request)),
@@ -149,7 +161,17 @@ export function createPetstoreClient(options: PetstoreClientOptions): PetstoreCl
     sleep: options.sleep ?? systemSleep,
     random: options.random ?? systemRandom,
   });
-  const context: ResultContext = { now: () => clock.now() };
+  const context: ResultContext = { now: () => clock.now(), revalidated: new WeakSet() };
+  const store = options.cache === true ? new ConditionalCache() : options.cache || undefined;
+  // The cache sits above the retries: a retry re-sends the same conditional request.
+  const fetch = store
+    ? createCachingFetch({
+        fetch: retryingFetch,
+        store,
+        apiKey: options.apiKey,
+        revalidated: context.revalidated,
+      })
+    : retryingFetch;
 
   const raw = createClient<paths>({ baseUrl, fetch });
   // onRequest runs in this order, onResponse in reverse: auth first, deprecation last.

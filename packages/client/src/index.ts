@@ -9,6 +9,12 @@
  * ```
  */
 export {
+  type CachedRepresentation,
+  ConditionalCache,
+  type ConditionalCacheOptions,
+  type ConditionalCacheStore,
+} from './cache/conditional-cache.js';
+export {
   type CallOptions,
   type CreatePetOptions,
   createPetstoreClient,

@@ -5,7 +5,8 @@ import { parseRateLimit, type RateLimitInfo } from './headers/rate-limit.js';
 /**
  * What every operation resolves to: exactly one of `data` (the documented success body)
  * or `error` (the documented Error body: `code`, `message`, `status`), as openapi-fetch
- * returns them, plus the raw `response` and the parsed rate-limit headers.
+ * returns them, plus the raw `response`, the parsed rate-limit headers and whether the
+ * data came from the cache.
  *
  * @example
  * ```ts
@@ -17,9 +18,15 @@ import { parseRateLimit, type RateLimitInfo } from './headers/rate-limit.js';
 export type PetstoreResult<Data> = (
   { data: Data; error?: never } | { data?: never; error: ErrorBody }
 ) & {
+  /** The response; after a `304`, the cached `200` with the `304`'s headers. */
   response: Response;
   /** From the rate-limit headers; undefined only if a proxy stripped them. */
   rateLimit: RateLimitInfo | undefined;
+  /**
+   * True when the server answered `304 Not Modified` to the cache's `If-None-Match` and
+   * `data` is the stored copy, revalidated (only with the `cache` option).
+   */
+  notModified: boolean;
 };
 
 /**
@@ -37,12 +44,13 @@ type OpenapiFetchResult<Data> =
   | { data: Data; error?: never; response: Response }
   | { data?: never; error: ErrorBody; response: Response };
 
-/** How results are completed: the time a response is read at. */
+/** How results are completed: the time a response is read at, and the cache's revalidations. */
 export interface ResultContext {
   now(): number;
+  revalidated: WeakSet<Response>;
 }
 
-/** Adds `rateLimit` to an openapi-fetch result. */
+/** Adds `rateLimit` and `notModified` to an openapi-fetch result. */
 export function toResult<Data>(
   result: OpenapiFetchResult<Data>,
   context: ResultContext,
@@ -50,6 +58,7 @@ export function toResult<Data>(
   return {
     ...result,
     rateLimit: parseRateLimit(result.response.headers, context.now()),
+    notModified: context.revalidated.has(result.response),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { ErrorBody, ErrorCode, Pet } from '@petstore/types';
 import { describe, expectTypeOf, it } from 'vitest';
 import {
+  ConditionalCache,
   type CreatePetResult,
   createPetstoreClient,
   type PetstoreResult,
@@ -97,6 +98,15 @@ describe('the typed client', () => {
     expectTypeOf(data).toEqualTypeOf<Pet | undefined>();
     // @ts-expect-error no such path in the contract
     void client.raw.GET('/store/orders');
+  });
+
+  it('takes the cache as true or a store, and says when a result was not modified', async () => {
+    const base = { baseUrl: 'https://api.petstore.example/v1', apiKey: 'psk_x' };
+    void createPetstoreClient({ ...base, cache: true });
+    void createPetstoreClient({ ...base, cache: new ConditionalCache({ maxEntries: 10 }) });
+    // @ts-expect-error a store needs get, set and delete
+    void createPetstoreClient({ ...base, cache: { get: () => undefined } });
+    expectTypeOf((await client.getPet(1)).notModified).toEqualTypeOf<boolean>();
   });
 
   it('requires baseUrl and apiKey', () => {

@@ -65,6 +65,7 @@ describe('the packed client', () => {
       'http-link-header',
       'openapi-fetch',
       'openapi-typescript-helpers',
+      'quick-lru',
       'structured-headers',
       'uuid',
     ]);

@@ -31,16 +31,13 @@ describe('the client against the real server', () => {
   it('creates a pet and returns it with its assigned id, its Idempotency-Key and the rate-limit state', async () => {
     const server = await realServer();
     const { client } = clientOf(server, await server.createKey('free'));
-    const { data, error, response, rateLimit, idempotencyKey, replayed } = await client.createPet({
-      name: 'Rex',
-      categoryId: 1,
-      status: 'available',
-    });
+    const { data, error, response, rateLimit, idempotencyKey, replayed, notModified } =
+      await client.createPet({ name: 'Rex', categoryId: 1, status: 'available' });
     expect(error).toBeUndefined();
     expect(response.status).toBe(201);
     expect(data).toEqual({ id: 1, name: 'Rex', categoryId: 1, status: 'available' });
     expect(idempotencyKey).toMatch(UUID);
-    expect(replayed).toBe(false);
+    expect({ replayed, notModified }).toEqual({ replayed: false, notModified: false });
     expect(rateLimit).toEqual(FREE_WINDOW);
     expect(client.rateLimit).toEqual(FREE_WINDOW);
   });
