@@ -86,7 +86,8 @@ describe('failures against the real server', () => {
       attempts: 4,
       thrown: {
         name: 'RetryBudgetExceededError',
-        message: 'POST /v1/pets gave up after 4 attempt(s)',
+        message:
+          'POST /v1/pets gave up after 4 attempt(s) (last failure: POST /v1/pets failed before a response arrived)',
         cause: expect.any(NetworkError),
       },
     },

@@ -23,6 +23,8 @@ export interface Exchange {
 export interface FaultyProxy {
   /** The API through the proxy: `http://127.0.0.1:PORT/v1`. */
   baseUrl: string;
+  /** `METHOD /path?query status` of every request the proxy forwarded, preflights included. */
+  traffic: string[];
   /** Every `POST /v1/pets` forwarded, in order. */
   exchanges: Exchange[];
   /** Resolves once the server has answered the faulted request. */
@@ -41,15 +43,17 @@ function forwardedHeaders(headers: IncomingHttpHeaders, target: URL): IncomingHt
 
 /**
  * An HTTP proxy on loopback in front of the real server at `target`: it forwards every request
- * and answer as they are, except the first `POST /v1/pets`, which it forwards and whose answer
- * it loses as `fault` says. A fault between the commit and the response, which no in-process
- * double can produce: the server did the work, the client never learns it. Closed after the test.
+ * and answer as they are, and records them, except the first `POST /v1/pets` when a `fault`
+ * is given, which it forwards and whose answer it loses as `fault` says. A fault between the
+ * commit and the response, which no in-process double can produce: the server did the work,
+ * the client never learns it. Closed after the test.
  */
-export async function faultyProxy(target: string, fault: Fault): Promise<FaultyProxy> {
+export async function faultyProxy(target: string, fault?: Fault): Promise<FaultyProxy> {
   const upstream = new URL(target);
   const exchanges: Exchange[] = [];
+  const traffic: string[] = [];
   const faulted = deferred();
-  let faultPending = true;
+  let faultPending = fault !== undefined;
 
   const server = createServer((clientRequest, clientResponse) => {
     const isCreate = clientRequest.method === 'POST' && clientRequest.url === '/v1/pets';
@@ -68,6 +72,7 @@ export async function faultyProxy(target: string, fault: Fault): Promise<FaultyP
         const chunks: Buffer[] = [];
         answer.on('data', (chunk: Buffer) => chunks.push(chunk));
         answer.on('end', () => {
+          traffic.push(`${clientRequest.method} ${clientRequest.url} ${answer.statusCode}`);
           if (isCreate) {
             const key = clientRequest.headers['idempotency-key'];
             exchanges.push({
@@ -98,5 +103,10 @@ export async function faultyProxy(target: string, fault: Fault): Promise<FaultyP
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
   const { port } = server.address() as AddressInfo;
-  return { baseUrl: `http://127.0.0.1:${port}/v1`, exchanges, faulted: faulted.promise };
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    traffic,
+    exchanges,
+    faulted: faulted.promise,
+  };
 }
