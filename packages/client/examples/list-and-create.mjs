@@ -2,8 +2,9 @@
 //
 //   PETSTORE_URL=http://127.0.0.1:8080/v1 PETSTORE_API_KEY=psk_… node examples/list-and-create.mjs
 //
-// Plain JavaScript (ESM): no build step, no TypeScript needed. Retries on 429 (waiting
-// Retry-After), rate-limit headers and deprecation warnings come with the client.
+// Plain JavaScript (ESM): no build step, no TypeScript needed. Retries (429 after Retry-After;
+// lost answers, even of the create, thanks to its Idempotency-Key), rate-limit headers and
+// deprecation warnings come with the client. Any failure is one line on stderr and exit code 1.
 import { createPetstoreClient, RetryBudgetExceededError } from '@petstore/client';
 
 const baseUrl = process.env.PETSTORE_URL ?? 'http://127.0.0.1:8080/v1';
@@ -15,16 +16,43 @@ if (!apiKey) {
   process.exit(2);
 }
 
-const client = createPetstoreClient({ baseUrl, apiKey });
+/** Prints one line (no stack trace) and exits 1. */
+function fail(message) {
+  console.error(message);
+  process.exit(1);
+}
+
+/** The innermost cause of an error: for a refused connection, `connect ECONNREFUSED …`. */
+function rootCause(error) {
+  let cause = error;
+  while (cause instanceof Error && cause.cause instanceof Error) cause = cause.cause;
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+/** One line saying what went wrong, for errors the client throws (and any other). */
+function explain(error) {
+  if (!(error instanceof Error)) return `Unexpected failure: ${String(error)}`;
+  if (error instanceof RetryBudgetExceededError && error.status === 429 && error.retryAt) {
+    return `Rate limited: try again after ${error.retryAt.toISOString()}`;
+  }
+  const noAnswer =
+    ['NetworkError', 'TimeoutError'].includes(error.name) ||
+    (error instanceof RetryBudgetExceededError && error.status === undefined);
+  if (noAnswer) {
+    return `Cannot reach the Pet Store API at ${baseUrl} (${rootCause(error)}): ${error.message}`;
+  }
+  return error.message;
+}
 
 try {
+  // A malformed key or address is refused here (the key is never repeated in the message).
+  const client = createPetstoreClient({ baseUrl, apiKey });
   const created = await client.createPet({ name: 'Rex', categoryId: 1, status: 'available' });
   if (created.error) {
     // The documented Error body: code, message, status.
-    console.error(
-      `createPet failed: ${created.error.status} ${created.error.code}: ${created.error.message}`,
-    );
-    process.exit(1);
+    const { status, code, message } = created.error;
+    const hint = status === 401 ? ' (check PETSTORE_API_KEY)' : '';
+    fail(`createPet failed: ${status} ${code}: ${message}${hint}`);
   }
   console.log(`created pet ${created.data.id} (${created.data.name})`);
 
@@ -38,9 +66,5 @@ try {
   }
   console.log(`${count} available pet(s)`);
 } catch (error) {
-  if (error instanceof RetryBudgetExceededError && error.retryAt) {
-    console.error(`Rate limited: try again after ${error.retryAt.toISOString()}`);
-    process.exit(1);
-  }
-  throw error;
+  fail(explain(error));
 }

@@ -1,6 +1,12 @@
 import type { GetPetPath, ListPetsQuery, NewPet, Pet, paths } from '@petstore/types';
 import createClient, { type Client } from 'openapi-fetch';
-import type { RateLimitInfo } from './headers/rate-limit.js';
+import {
+  ConditionalCache,
+  type ConditionalCacheStore,
+  createCachingFetch,
+} from './cache/conditional-cache.js';
+import { idempotencyKeyField, newIdempotencyKey } from './headers/idempotency-key.js';
+import { parseRateLimit, type RateLimitInfo } from './headers/rate-limit.js';
 import { assertApiKey, bearerAuth } from './middleware/auth.js';
 import {
   defaultOnDeprecation,
@@ -8,7 +14,13 @@ import {
   type OnDeprecation,
 } from './middleware/deprecation.js';
 import { type ListAllPetsFilter, listAllPets } from './pagination.js';
-import { type PetstoreResult, withRateLimit } from './result.js';
+import {
+  type CreatePetResult,
+  type PetstoreResult,
+  type ResultContext,
+  toCreateResult,
+  toResult,
+} from './result.js';
 import type { FetchLike } from './retry/attempt.js';
 import { type RetryOptions, resolveRetryOptions } from './retry/options.js';
 import { createRetryingFetch } from './retry/retrying-fetch.js';
@@ -40,10 +52,18 @@ export interface PetstoreClientOptions {
    */
   onDeprecation?: OnDeprecation;
   /**
-   * Proactive throttling: when the last response said `X-RateLimit-Remaining: 0`, hold the
-   * next request until `X-RateLimit-Reset` instead of collecting a 429 (default false).
+   * Proactive throttling: when the last response said a window is used up
+   * (`X-RateLimit-Remaining: 0`, or `r=0` in `RateLimit`), hold the next request until that
+   * window resets instead of collecting a 429 (default false).
    */
   throttle?: boolean;
+  /**
+   * Conditional GETs: keep the `ETag` and body of each `getPet` and `listPets` page and send
+   * `If-None-Match` on the next identical request; a `304` returns the kept body
+   * (`notModified: true`). `true` for a `ConditionalCache` of this client's own (100 entries),
+   * or a store to use (shareable between clients: entries are per API key). Default off.
+   */
+  cache?: boolean | ConditionalCacheStore;
   /** The time source (default `Date.now`); inject to test without waiting. */
   clock?: Clock;
   /** The timer used for backoff, throttling and time limits (default `setTimeout`). */
@@ -58,12 +78,27 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** Options of `createPet`. */
+export interface CreatePetOptions extends CallOptions {
+  /**
+   * The `Idempotency-Key` of this create (1 to 255 printable ASCII characters without space,
+   * `"` or `\`; best a random UUID). Default: a fresh random UUID per call. Every retry of the
+   * call re-sends it; pass the same key again to retry a create yourself, e.g. after the
+   * client gave up (the server keeps keys for 24 hours).
+   */
+  idempotencyKey?: string;
+}
+
 /** The typed Pet Store client returned by `createPetstoreClient`. */
 export interface PetstoreClient {
   /** `GET /pets`: one page of pets, filtered by `status`, at most `limit` (1–100, default 20). */
   listPets(query?: ListPetsQuery, options?: CallOptions): Promise<PetstoreResult<Pet[]>>;
-  /** `POST /pets`: adds a pet; the result carries its assigned `id`. */
-  createPet(pet: NewPet, options?: CallOptions): Promise<PetstoreResult<Pet>>;
+  /**
+   * `POST /pets`: adds a pet; the result carries its assigned `id`. Sent with an
+   * `Idempotency-Key`, so a retry (the client's, on a lost answer, or yours with the same
+   * key) never adds it twice; `replayed` says the answer is the earlier create's.
+   */
+  createPet(pet: NewPet, options?: CreatePetOptions): Promise<CreatePetResult>;
   /**
    * `GET /pets/{petId}`: one pet.
    * @deprecated Removed on 2030-12-05; use `listPets` with the `status` filter.
@@ -97,8 +132,9 @@ function signalOption(options: CallOptions | undefined): { signal?: AbortSignal 
 
 /**
  * Creates a typed client of the Pet Store API: openapi-fetch over the generated types,
- * with bearer auth, retries that honour `Retry-After`, per-attempt time limits, rate-limit
- * information on every result, deprecation warnings and pagination.
+ * with bearer auth, retries that honour `Retry-After` (creates made safe to retry by an
+ * `Idempotency-Key`), per-attempt time limits, rate-limit information on every result,
+ * an opt-in cache of conditional GETs, deprecation warnings and pagination.
  *
  * @example
  * ```ts
@@ -111,8 +147,9 @@ export function createPetstoreClient(options: PetstoreClientOptions): PetstoreCl
   assertApiKey(options.apiKey);
   const baseUrl = new URL(options.baseUrl).href.replace(/\/+$/, '');
   const tracker = new RateLimitTracker();
+  const clock = options.clock ?? systemClock;
   const userFetch = options.fetch;
-  const fetch = createRetryingFetch({
+  const retryingFetch = createRetryingFetch({
     // Looked up per call so a fetch installed later (polyfill, test double) is used, and
     // called unbound-safe: browsers throw "Illegal invocation" on a detached window.fetch.
     fetch: userFetch ?? ((request) => globalThis.fetch(request)),
@@ -120,10 +157,21 @@ export function createPetstoreClient(options: PetstoreClientOptions): PetstoreCl
     timeoutMs: resolveTimeout(options.timeoutMs),
     throttle: options.throttle ? tracker : undefined,
     tracker,
-    clock: options.clock ?? systemClock,
+    clock,
     sleep: options.sleep ?? systemSleep,
     random: options.random ?? systemRandom,
   });
+  const context: ResultContext = { now: () => clock.now(), revalidated: new WeakSet() };
+  const store = options.cache === true ? new ConditionalCache() : options.cache || undefined;
+  // The cache sits above the retries: a retry re-sends the same conditional request.
+  const fetch = store
+    ? createCachingFetch({
+        fetch: retryingFetch,
+        store,
+        apiKey: options.apiKey,
+        revalidated: context.revalidated,
+      })
+    : retryingFetch;
 
   const raw = createClient<paths>({ baseUrl, fetch });
   // onRequest runs in this order, onResponse in reverse: auth first, deprecation last.
@@ -138,21 +186,28 @@ export function createPetstoreClient(options: PetstoreClientOptions): PetstoreCl
         params: { query: query ?? {} },
         ...signalOption(callOptions),
       });
-      return withRateLimit(result);
+      return toResult(result, context);
     },
     async createPet(pet, callOptions) {
-      const result = await raw.POST('/pets', { body: pet, ...signalOption(callOptions) });
-      return withRateLimit(result);
+      const idempotencyKey = callOptions?.idempotencyKey ?? newIdempotencyKey();
+      const result = await raw.POST('/pets', {
+        body: pet,
+        params: { header: { 'Idempotency-Key': idempotencyKeyField(idempotencyKey) } },
+        ...signalOption(callOptions),
+      });
+      return toCreateResult(result, context, idempotencyKey);
     },
     async getPet(petId, callOptions) {
       const result = await raw.GET('/pets/{petId}', {
         params: { path: { petId } },
         ...signalOption(callOptions),
       });
-      return withRateLimit(result);
+      return toResult(result, context);
     },
     listAllPets(filter, callOptions) {
-      return listAllPets(raw, baseUrl, filter, signalOption(callOptions));
+      return listAllPets(raw, baseUrl, filter, signalOption(callOptions), (response) =>
+        parseRateLimit(response.headers, clock.now()),
+      );
     },
     get rateLimit() {
       return tracker.last;

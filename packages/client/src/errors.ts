@@ -13,12 +13,25 @@ export class PetstoreClientError extends Error {
   }
 }
 
-/** The request failed before a response arrived (DNS, refused connection, reset…). */
+/**
+ * The request failed before a response arrived (DNS, refused connection, reset…). In a web
+ * page, a cross-origin request the API does not allow for the page's origin (CORS) fails the
+ * same way — browsers do not tell scripts why — so the message then says so.
+ */
 export class NetworkError extends PetstoreClientError {
-  constructor(what: string, cause: unknown) {
-    super(`${what} failed before a response arrived`, { cause });
+  constructor(what: string, cause: unknown, url?: string) {
+    super(`${what} failed before a response arrived${corsHint(url)}`, { cause });
     this.name = 'NetworkError';
   }
+}
+
+/** In a page on another origin than `url`'s: the CORS explanation; elsewhere nothing. */
+function corsHint(url: string | undefined): string {
+  const page = (globalThis as { location?: { origin?: unknown } }).location?.origin;
+  if (url === undefined || typeof page !== 'string' || page === 'null') return '';
+  const api = new URL(url).origin;
+  if (api === page) return '';
+  return ` (from a page on ${page}, this is also how the browser reports a cross-origin request to ${api} that the API does not allow for this origin: its CORS settings must list ${page})`;
 }
 
 /** One attempt took longer than `timeoutMs` (headers and body together). */
@@ -81,9 +94,11 @@ export class RetryBudgetExceededError extends PetstoreClientError {
   readonly rateLimit: RateLimitInfo | undefined;
 
   constructor(what: string, details: RetryBudgetExceededDetails) {
+    const failure =
+      details.cause instanceof Error ? ` (last failure: ${details.cause.message})` : '';
     const last =
       details.status === undefined
-        ? ''
+        ? failure
         : ` (last answer ${details.status}${details.body ? ` ${details.body.code}` : ''})`;
     const when = details.retryAt ? `; retry at ${details.retryAt.toISOString()}` : '';
     const why =

@@ -9,7 +9,14 @@
  * ```
  */
 export {
+  type CachedRepresentation,
+  ConditionalCache,
+  type ConditionalCacheOptions,
+  type ConditionalCacheStore,
+} from './cache/conditional-cache.js';
+export {
   type CallOptions,
+  type CreatePetOptions,
   createPetstoreClient,
   type PetstoreClient,
   type PetstoreClientOptions,
@@ -26,7 +33,13 @@ export {
 } from './errors.js';
 export { type DeprecationInfo, parseDeprecation } from './headers/deprecation.js';
 export { findLink } from './headers/link.js';
-export { parseRateLimit, type RateLimitInfo } from './headers/rate-limit.js';
+export { isReplayed, newIdempotencyKey } from './headers/idempotency-key.js';
+export {
+  parseRateLimit,
+  parseRateLimitWindows,
+  type RateLimitInfo,
+  type RateLimitWindow,
+} from './headers/rate-limit.js';
 export { parseRetryAfter } from './headers/retry-after.js';
 export { bearerAuth } from './middleware/auth.js';
 export {
@@ -38,7 +51,7 @@ export {
   warnOncePerOperation,
 } from './middleware/deprecation.js';
 export type { ListAllPetsFilter } from './pagination.js';
-export type { PetstoreResult } from './result.js';
+export type { CreatePetResult, PetstoreResult } from './result.js';
 export type { FetchLike } from './retry/attempt.js';
 export { backoffDelay } from './retry/backoff.js';
 export { DEFAULT_RETRY, type RetryEvent, type RetryOptions } from './retry/options.js';

@@ -2,7 +2,7 @@ import type { ListPetsQuery, paths, Pet } from '@petstore/types';
 import type { Client } from 'openapi-fetch';
 import { PetstoreApiError, PetstoreClientError } from './errors.js';
 import { findLink } from './headers/link.js';
-import { parseRateLimit } from './headers/rate-limit.js';
+import type { RateLimitInfo } from './headers/rate-limit.js';
 
 /** The filter of `listAllPets`: `listPets`' query without the cursor, which the links carry. */
 export type ListAllPetsFilter = Omit<ListPetsQuery, 'cursor'>;
@@ -15,13 +15,14 @@ export type ListAllPetsFilter = Omit<ListPetsQuery, 'cursor'>;
  *
  * A next link to another origin is refused rather than followed: the request would carry
  * the API key to a server that is not the API's. An Error body (e.g. 401, 429 after the
- * retry budget) is thrown as `PetstoreApiError`.
+ * retry budget) is thrown as `PetstoreApiError`, with the rate-limit state `rateLimitOf` reads.
  */
 export async function* listAllPets(
   raw: Client<paths>,
   baseUrl: string,
   filter: ListAllPetsFilter = {},
   options: { signal?: AbortSignal } = {},
+  rateLimitOf: (response: Response) => RateLimitInfo | undefined = () => undefined,
 ): AsyncGenerator<Pet, void, undefined> {
   const origin = new URL(baseUrl).origin;
   const visited = new Set<string>();
@@ -43,7 +44,7 @@ export async function* listAllPets(
         },
       ],
     });
-    if (error) throw new PetstoreApiError(error, parseRateLimit(response.headers));
+    if (error) throw new PetstoreApiError(error, rateLimitOf(response));
     yield* data;
     next = findLink(response.headers.get('Link'), 'next', response.url || requested);
     if (!next) return;

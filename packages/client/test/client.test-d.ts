@@ -1,6 +1,13 @@
 import type { ErrorBody, ErrorCode, Pet } from '@petstore/types';
 import { describe, expectTypeOf, it } from 'vitest';
-import { createPetstoreClient, type PetstoreResult, type RateLimitInfo } from '../src/index.js';
+import {
+  ConditionalCache,
+  type CreatePetResult,
+  createPetstoreClient,
+  type PetstoreResult,
+  type RateLimitInfo,
+  type RateLimitWindow,
+} from '../src/index.js';
 
 const client = createPetstoreClient({
   baseUrl: 'https://api.petstore.example/v1',
@@ -19,6 +26,30 @@ describe('the typed client', () => {
     void client.createPet({ name: 'Rex', categoryId: '1' });
     // @ts-expect-error status is one of available, pending, sold
     void client.createPet({ name: 'Rex', categoryId: 1, status: 'lost' });
+  });
+
+  it('takes an optional idempotencyKey for createPet and returns it with whether it replayed', async () => {
+    const created = await client.createPet(
+      { name: 'Rex', categoryId: 1 },
+      { idempotencyKey: '8e03978e-40d5-43e8-bc93-6894a57f9324', signal: AbortSignal.timeout(1) },
+    );
+    expectTypeOf(created).toEqualTypeOf<CreatePetResult>();
+    expectTypeOf(created).toExtend<PetstoreResult<Pet>>();
+    expectTypeOf(created.idempotencyKey).toEqualTypeOf<string>();
+    expectTypeOf(created.replayed).toEqualTypeOf<boolean>();
+    // @ts-expect-error the key is a string
+    void client.createPet({ name: 'Rex', categoryId: 1 }, { idempotencyKey: 42 });
+  });
+
+  it('exposes every window of the RateLimit fields next to the tightest one', () => {
+    expectTypeOf<RateLimitInfo['windows']>().toEqualTypeOf<RateLimitWindow[]>();
+    expectTypeOf<RateLimitWindow>().toEqualTypeOf<{
+      policy: string;
+      quota: number | undefined;
+      windowSeconds: number | undefined;
+      remaining: number | undefined;
+      reset: Date | undefined;
+    }>();
   });
 
   it('takes only the documented query parameters of listPets', () => {
@@ -67,6 +98,15 @@ describe('the typed client', () => {
     expectTypeOf(data).toEqualTypeOf<Pet | undefined>();
     // @ts-expect-error no such path in the contract
     void client.raw.GET('/store/orders');
+  });
+
+  it('takes the cache as true or a store, and says when a result was not modified', async () => {
+    const base = { baseUrl: 'https://api.petstore.example/v1', apiKey: 'psk_x' };
+    void createPetstoreClient({ ...base, cache: true });
+    void createPetstoreClient({ ...base, cache: new ConditionalCache({ maxEntries: 10 }) });
+    // @ts-expect-error a store needs get, set and delete
+    void createPetstoreClient({ ...base, cache: { get: () => undefined } });
+    expectTypeOf((await client.getPet(1)).notModified).toEqualTypeOf<boolean>();
   });
 
   it('requires baseUrl and apiKey', () => {

@@ -40,4 +40,26 @@ describe('createPetstoreClient options', () => {
       { url: 'https://api.example/v1/pets?limit=5', authorization: 'Bearer psk_test' },
     ]);
   });
+
+  it.each(['', 'has space', 'quote"', 'back\\slash', 'é', 'x'.repeat(256)])(
+    'refuses the idempotencyKey %j of createPet before sending anything',
+    async (idempotencyKey) => {
+      let sent = 0;
+      const client = createPetstoreClient({
+        ...base,
+        fetch: async () => {
+          sent++;
+          return Response.json({});
+        },
+      });
+      await expect(
+        client.createPet({ name: 'Rex', categoryId: 1 }, { idempotencyKey }),
+      ).rejects.toThrow(
+        new TypeError(
+          'idempotencyKey must be 1 to 255 printable ASCII characters without space, " or \\ (a random UUID is best)',
+        ),
+      );
+      expect(sent).toBe(0);
+    },
+  );
 });

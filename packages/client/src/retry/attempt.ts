@@ -62,7 +62,7 @@ export async function sendAttempt(request: Request, options: AttemptOptions): Pr
   } catch (error) {
     if (caller.aborted) throw new AbortedError(what, caller.reason);
     if (timeout.signal.aborted && timeoutMs !== undefined) throw new TimeoutError(what, timeoutMs);
-    throw new NetworkError(what, error);
+    throw new NetworkError(what, error, request.url);
   } finally {
     abort.dispose();
     stopTimer.abort();

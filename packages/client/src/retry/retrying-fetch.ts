@@ -49,9 +49,12 @@ async function readErrorBody(response: Response): Promise<ErrorBody | undefined>
  * once per operation call, after the `onRequest` middleware (so the request already
  * carries the bearer token) and before `onResponse`, which sees only the final response.
  *
- * Per attempt it applies the time limit; between attempts it waits `Retry-After` on 429
- * (RFC 9110 §10.2.3, RFC 6585 §4) or else exponential backoff with full jitter, within
- * `maxAttempts` and the time budget, and stops at once when the caller's signal aborts.
+ * Per attempt it applies the time limit; between attempts it waits `Retry-After` (on 429,
+ * RFC 9110 §10.2.3, RFC 6585 §4; on a 409 or 503 that sends it) or else exponential backoff
+ * with full jitter, within `maxAttempts` and the time budget, and stops at once when the
+ * caller's signal aborts. What is retried is `policy.ts`'s call: every request on 429; a
+ * request safe to repeat (a GET, or a POST with an `Idempotency-Key`, re-sent with the same
+ * key and body) also on 5xx, time-outs and network failures.
  */
 export function createRetryingFetch(options: RetryingFetchOptions): FetchLike {
   const { clock, sleep, random, retry, throttle, tracker } = options;
@@ -59,7 +62,8 @@ export function createRetryingFetch(options: RetryingFetchOptions): FetchLike {
   return async (original) => {
     const what = describe(original);
     const signal = original.signal;
-    // Buffered once so that a 429'd POST can be re-sent with the same body.
+    // Buffered once so that a POST can be re-sent with the same body (and the same headers,
+    // its Idempotency-Key among them: every attempt is a copy of `original`).
     const body = original.body === null ? null : await original.arrayBuffer();
     const started = clock.now();
     const maxAttempts = retry?.maxAttempts ?? 1;
@@ -106,14 +110,16 @@ export function createRetryingFetch(options: RetryingFetchOptions): FetchLike {
         outcome = { failure };
       }
 
-      const rateLimit = outcome.response ? parseRateLimit(outcome.response.headers) : undefined;
+      const rateLimit = outcome.response
+        ? parseRateLimit(outcome.response.headers, clock.now())
+        : undefined;
       tracker.observe(rateLimit);
 
       const retryable =
         retry !== undefined &&
         (outcome.response
-          ? shouldRetryStatus(original.method, outcome.response.status)
-          : shouldRetryFailure(original.method) && outcome.failure instanceof PetstoreClientError);
+          ? shouldRetryStatus(original, outcome.response.status)
+          : shouldRetryFailure(original) && outcome.failure instanceof PetstoreClientError);
       if (!retryable) {
         if (outcome.response) return outcome.response;
         throw outcome.failure;

@@ -19,10 +19,19 @@ export class RateLimitTracker {
     return this.#last;
   }
 
-  /** Milliseconds to wait before sending at time `now`: 0 unless the window is exhausted. */
+  /**
+   * Milliseconds to wait before sending at time `now`: 0 unless a window is exhausted, else
+   * until the last exhausted window resets. With the IETF fields that may be the day even
+   * when `X-RateLimit-*` describe the minute (both used up: they describe the minute, whose
+   * reset would only buy a 429 from the day).
+   */
   waitMs(now: number): number {
     const last = this.#last;
-    if (!last || last.remaining > 0) return 0;
-    return Math.max(0, last.reset.getTime() - now);
+    if (!last) return 0;
+    const resets = last.windows
+      .filter((window) => window.remaining === 0 && window.reset !== undefined)
+      .map((window) => window.reset?.getTime() ?? now);
+    if (last.remaining === 0) resets.push(last.reset.getTime());
+    return Math.max(0, now, ...resets) - now;
   }
 }

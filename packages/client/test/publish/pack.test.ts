@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { realServer } from '../real-server/support.js';
+import { realServer, UNKNOWN_KEY } from '../real-server/support.js';
 
 // Publishability: `npm pack` both packages, install the tarballs into an empty project
 // outside the workspace (so nothing resolves through the workspace links), then use the
@@ -65,6 +65,9 @@ describe('the packed client', () => {
       'http-link-header',
       'openapi-fetch',
       'openapi-typescript-helpers',
+      'quick-lru',
+      'structured-headers',
+      'uuid',
     ]);
   });
 
@@ -83,6 +86,34 @@ describe('the packed client', () => {
       '1 available pet(s)',
       '',
     ]);
+  });
+
+  it.each([
+    {
+      what: 'the server is unreachable',
+      start: async () => {
+        const server = await realServer();
+        await server.close(); // its port now refuses connections
+        return { url: server.baseUrl, key: UNKNOWN_KEY };
+      },
+      line: /^Cannot reach the Pet Store API at http:\/\/127\.0\.0\.1:\d+\/v1 \(connect ECONNREFUSED 127\.0\.0\.1:\d+\): POST \/v1\/pets gave up after 4 attempt\(s\) \(last failure: POST \/v1\/pets failed before a response arrived\)$/,
+    },
+    {
+      what: 'the key is wrong',
+      start: async () => ({ url: (await realServer()).baseUrl, key: UNKNOWN_KEY }),
+      line: /^createPet failed: 401 unauthorized: Missing or invalid API key: send Authorization: Bearer <API_KEY>\. \(check PETSTORE_API_KEY\)$/,
+    },
+  ])('the example prints one line and exits 1 when $what', async ({ start, line }) => {
+    const { url, key } = await start();
+    await copyFile(example, path.join(project, 'list-and-create.mjs'));
+    const failed = await run(process.execPath, ['list-and-create.mjs'], {
+      cwd: project,
+      env: { ...process.env, PETSTORE_URL: url, PETSTORE_API_KEY: key },
+    }).catch((error: unknown) => error as { code: number; stdout: string; stderr: string });
+    expect(failed).toMatchObject({ code: 1, stdout: '' });
+    const { stderr } = failed as { stderr: string };
+    expect(stderr.split('\n')).toEqual([expect.stringMatching(line), '']);
+    expect(stderr).not.toContain(key);
   });
 
   it('type-checks a TypeScript consumer against the packed declarations', async () => {

@@ -1,22 +1,43 @@
 import { describe, expect, it } from 'vitest';
 import { clientOf, realServer, UNKNOWN_KEY } from './support.js';
 
-// The permissive test limiter reports a full minute window; the test clock starts at
-// 2030-01-01T00:00:00Z, so the window resets at 00:01:00.
-const FREE_WINDOW = { limit: 60, remaining: 59, reset: new Date('2030-01-01T00:01:00Z') };
+// The permissive test limiter reports the first request of a fresh minute and day; the test
+// clock starts at 2030-01-01T00:00:00Z, so the minute resets at 00:01:00 and the day at
+// midnight. X-RateLimit-* describe the minute; RateLimit-Policy and RateLimit both windows.
+const FREE_WINDOW = {
+  limit: 60,
+  remaining: 59,
+  reset: new Date('2030-01-01T00:01:00Z'),
+  windows: [
+    {
+      policy: 'minute',
+      quota: 60,
+      windowSeconds: 60,
+      remaining: 59,
+      reset: new Date('2030-01-01T00:01:00Z'),
+    },
+    {
+      policy: 'day',
+      quota: 1000,
+      windowSeconds: 86_400,
+      remaining: 999,
+      reset: new Date('2030-01-02T00:00:00Z'),
+    },
+  ],
+};
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('the client against the real server', () => {
-  it('creates a pet and returns it with its assigned id and the rate-limit state', async () => {
+  it('creates a pet and returns it with its assigned id, its Idempotency-Key and the rate-limit state', async () => {
     const server = await realServer();
     const { client } = clientOf(server, await server.createKey('free'));
-    const { data, error, response, rateLimit } = await client.createPet({
-      name: 'Rex',
-      categoryId: 1,
-      status: 'available',
-    });
+    const { data, error, response, rateLimit, idempotencyKey, replayed, notModified } =
+      await client.createPet({ name: 'Rex', categoryId: 1, status: 'available' });
     expect(error).toBeUndefined();
     expect(response.status).toBe(201);
     expect(data).toEqual({ id: 1, name: 'Rex', categoryId: 1, status: 'available' });
+    expect(idempotencyKey).toMatch(UUID);
+    expect({ replayed, notModified }).toEqual({ replayed: false, notModified: false });
     expect(rateLimit).toEqual(FREE_WINDOW);
     expect(client.rateLimit).toEqual(FREE_WINDOW);
   });

@@ -26,7 +26,11 @@ describe('rate limiting against the real server', () => {
     expect(statuses).toEqual([200, 200, 429, 200]);
     expect(sleeps).toEqual([1000]); // Retry-After: 1
     expect(data).toEqual([]);
-    expect(rateLimit).toEqual({ limit: 2, remaining: 1, reset: new Date('2030-01-01T00:02:00Z') });
+    expect(rateLimit).toMatchObject({
+      limit: 2,
+      remaining: 1,
+      reset: new Date('2030-01-01T00:02:00Z'),
+    });
   });
 
   it('re-sends a POST refused with 429 and creates the pet exactly once', async () => {
@@ -82,5 +86,59 @@ describe('rate limiting against the real server', () => {
 
     expect(statuses).toEqual([200, 200, 200]);
     expect(sleeps).toEqual([30_000]); // from 00:00:30 to the reset at 00:01:00
+  });
+
+  it('exposes both windows of RateLimit-Policy and RateLimit, agreeing with X-RateLimit-*', async () => {
+    const server = await limitedServer();
+    const key = await server.createKey('enterprise', { perMinute: 5, perDay: 7 });
+    const { client } = clientOf(server, key);
+    server.clock.advance(30_000);
+    await client.listPets();
+    await client.listPets();
+
+    const { rateLimit } = await client.listPets();
+
+    expect(rateLimit).toEqual({
+      limit: 5,
+      remaining: 2,
+      reset: new Date('2030-01-01T00:01:00Z'),
+      windows: [
+        {
+          policy: 'minute',
+          quota: 5,
+          windowSeconds: 60,
+          remaining: 2,
+          reset: new Date('2030-01-01T00:01:00Z'),
+        },
+        {
+          policy: 'day',
+          quota: 7,
+          windowSeconds: 86_400,
+          remaining: 4,
+          reset: new Date('2030-01-02T00:00:00Z'),
+        },
+      ],
+    });
+  });
+
+  it('throttles until the day resets when both windows are used up (X-RateLimit-* name the minute)', async () => {
+    const server = await limitedServer();
+    const key = await server.createKey('enterprise', { perMinute: 2, perDay: 2 });
+    const statuses: number[] = [];
+    const { client, sleeps } = clientOf(server, key, {
+      throttle: true,
+      retry: { budgetMs: 86_400_000 },
+      fetch: recordingFetch(statuses),
+    });
+    server.clock.advance(30_000);
+    await client.listPets();
+    const second = await client.listPets();
+    expect(second.rateLimit?.reset).toEqual(new Date('2030-01-01T00:01:00Z'));
+
+    const third = await client.listPets();
+
+    expect(sleeps).toEqual([86_370_000]); // from 00:00:30 to midnight
+    expect(statuses).toEqual([200, 200, 200]);
+    expect(third.rateLimit?.windows.map((window) => window.remaining)).toEqual([1, 1]);
   });
 });

@@ -64,12 +64,13 @@ function setup(
 }
 
 const get = (signal?: AbortSignal) => new Request(URL_, signal ? { signal } : {});
-const post = (body: unknown) =>
+const post = (body: unknown, headers: Record<string, string> = {}) =>
   new Request(URL_, {
     method: 'POST',
     body: JSON.stringify(body),
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', ...headers },
   });
+const KEYED = { 'Idempotency-Key': '"8e03978e-40d5-43e8-bc93-6894a57f9324"' };
 
 describe('createRetryingFetch', () => {
   it('waits the delta-seconds of Retry-After on 429, then returns the success', async () => {
@@ -183,6 +184,52 @@ describe('createRetryingFetch', () => {
       NetworkError,
     );
     expect(postScript.sent).toHaveLength(1);
+  });
+
+  it.each([
+    ['a 503', () => json(503, { code: 'service_unavailable', message: 'Down.', status: 503 })],
+    ['a 500', () => json(500, { code: 'internal_error', message: 'Oops.', status: 500 })],
+    ['a network failure', () => new TypeError('fetch failed')],
+  ])(
+    're-sends a POST with an Idempotency-Key after %s, with the same key and body',
+    async (_, failure) => {
+      const seen: Array<string | null> = [];
+      const { fetch, sent } = scripted(failure(), json(201, { id: 1 }));
+      const { retryingFetch } = setup((request) => {
+        seen.push(request.headers.get('Idempotency-Key'));
+        return fetch(request);
+      });
+      const response = await retryingFetch(post({ name: 'Rex', categoryId: 1 }, KEYED));
+      expect(response.status).toBe(201);
+      expect(seen).toEqual([KEYED['Idempotency-Key'], KEYED['Idempotency-Key']]);
+      expect(sent.map((request) => request.body)).toEqual([
+        '{"name":"Rex","categoryId":1}',
+        '{"name":"Rex","categoryId":1}',
+      ]);
+    },
+  );
+
+  it('waits the Retry-After of a 409 idempotency_key_in_use, then re-sends the keyed POST', async () => {
+    const inUse = json(
+      409,
+      { code: 'idempotency_key_in_use', message: 'Still working.', status: 409 },
+      { 'Retry-After': '1' },
+    );
+    const { fetch, sent } = scripted(inUse, json(201, { id: 1 }));
+    const { time, retryingFetch } = setup(fetch);
+    expect((await retryingFetch(post({}, KEYED))).status).toBe(201);
+    expect(time.sleeps).toEqual([1000]);
+    expect(sent).toHaveLength(2);
+  });
+
+  it.each([
+    ['a 422 idempotency_key_reused, keyed', 422, 'idempotency_key_reused', KEYED],
+    ['a 409 without an Idempotency-Key', 409, 'idempotency_key_in_use', {}],
+  ])('returns %s as is, without a retry', async (_, status, code, headers) => {
+    const { fetch, sent } = scripted(json(status, { code, message: 'No.', status }));
+    const { retryingFetch } = setup(fetch);
+    expect((await retryingFetch(post({}, headers))).status).toBe(status);
+    expect(sent).toHaveLength(1);
   });
 
   it('throws RetryBudgetExceededError with the last Error body and retryAt after maxAttempts', async () => {
@@ -300,6 +347,28 @@ describe('createRetryingFetch', () => {
     expect(tracker.last?.remaining).toBe(0);
     await retryingFetch(get());
     expect(time.sleeps).toEqual([10_000]);
+    expect(sent).toHaveLength(2);
+  });
+
+  it('holds a request until the last exhausted window of the RateLimit field resets', async () => {
+    // Both windows used up: X-RateLimit-* describe the minute (a tie), RateLimit both.
+    const { fetch, sent } = scripted(
+      json(200, [], {
+        'X-RateLimit-Limit': '2',
+        'X-RateLimit-Remaining': '0',
+        'X-RateLimit-Reset': String(Date.parse('2030-01-01T00:01:00Z') / 1000),
+        'RateLimit-Policy': '"minute";q=2;w=60, "day";q=2;w=86400',
+        RateLimit: '"minute";r=0;t=60, "day";r=0;t=86400',
+      }),
+      json(200, []),
+    );
+    const { time, retryingFetch } = setup(fetch, {
+      throttle: true,
+      retry: { budgetMs: 86_400_000 },
+    });
+    await retryingFetch(get());
+    await retryingFetch(get());
+    expect(time.sleeps).toEqual([86_400_000]);
     expect(sent).toHaveLength(2);
   });
 });
