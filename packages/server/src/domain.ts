@@ -24,8 +24,15 @@ export interface ApiKeyRecord {
   displayPrefix: string;
   /** ISO 8601. */
   createdAt: string;
-  /** ISO 8601, or null while the key is active. */
+  /** ISO 8601 when the key was revoked: refused from then on, whatever the clock says. */
   revokedAt: string | null;
+  /**
+   * ISO 8601 when a rotated key's grace period ends: valid before, refused from then on (the
+   * clock decides, `keyStateAt` in `keys/`). Null when the key does not expire.
+   */
+  expiresAt: string | null;
+  /** The id of the key this one replaced (`keys rotate`), or null for a key created anew. */
+  replacesId: number | null;
 }
 
 /** What is stored to create a key. */

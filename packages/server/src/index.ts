@@ -1,6 +1,6 @@
 /**
  * The Pet Store server as a library: start a server, or build the app from parts; open the
- * storage and the rate limiter; read the config; issue API keys.
+ * storage and the rate limiter; read the config; issue and rotate API keys.
  */
 export { createApp, type AppDeps, type PetstoreApp } from './app.js';
 export type { AnonymousCaller, Caller, KeyCaller } from './caller/index.js';
@@ -18,11 +18,15 @@ export { ApiError, errorRegistry } from './errors/index.js';
 export {
   generateApiKey,
   hashApiKey,
+  isKeyValidAt,
   isWellFormedApiKey,
   issueApiKey,
+  type KeyState,
+  keyStateAt,
   planQuotas,
   plans,
   quotaForPlan,
+  rotateApiKey,
 } from './keys/index.js';
 export { createLogger, type Logger } from './logger.js';
 export type { LimitDecision, RateLimiter, WindowState } from './rate-limit/index.js';

@@ -1,8 +1,9 @@
 /**
  * The keys CLI entry point: `npm run --silent keys -- create --plan free [--name TEXT]`,
- * `keys list`, `keys revoke <id>`. Reads `DATABASE_URL` like the server (same default, same
+ * `keys list [--json]`, `keys revoke <id>`, `keys rotate <id> [--grace SECONDS]`. Reads `DATABASE_URL` like the server (same default, same
  * relative-path rule), so both use one store.
  */
+import { systemClock } from '../clock.js';
 import { ConfigError, loadConfig, resolveDatabaseUrl } from '../config/index.js';
 import { openStorage } from '../storage/index.js';
 import { buildKeysProgram } from './keys-program.js';
@@ -17,8 +18,9 @@ try {
 }
 
 const program = buildKeysProgram({
-  openStorage: () => openStorage(databaseUrl),
+  openStorage: () => openStorage(databaseUrl, { clock: systemClock }),
   out: (line) => process.stdout.write(`${line}\n`),
+  clock: systemClock,
 });
 
 await program.parseAsync(process.argv).catch((error: unknown) => {

@@ -20,8 +20,8 @@ export interface IssuedApiKey {
 
 /**
  * Issues a new API key: generates it, stores only its hash with the plan's quota, and returns
- * the raw key once. The one way keys come into being: the keys CLI, the mock's sandbox key and
- * the tests all go through here. Throws (before storing anything) when the quota does not fit
+ * the raw key once. The one way new keys come into being (`rotateApiKey` replaces one): the
+ * keys CLI, the mock's sandbox key and the tests all go through here. Throws (before storing anything) when the quota does not fit
  * the plan.
  *
  * @example

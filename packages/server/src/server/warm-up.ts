@@ -36,6 +36,8 @@ export function createWarmUpKey(storage: Storage, now: number): WarmUpKey {
     displayPrefix: key.displayPrefix,
     createdAt: new Date(now).toISOString(),
     revokedAt: null,
+    expiresAt: null,
+    replacesId: null,
   };
   const { keys } = storage;
   return {

@@ -11,7 +11,9 @@ export type {
   ApiKeyRepository,
   IdempotentCreate,
   IdempotentOutcome,
+  KeyRotation,
   ListPetsQuery,
   PetRepository,
+  ReplacementKey,
   Storage,
 } from './store.js';

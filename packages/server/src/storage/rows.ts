@@ -26,13 +26,15 @@ export interface ApiKeyRow {
   display_prefix: string;
   created_at: Timestamp;
   revoked_at: Timestamp | null;
+  expires_at: Timestamp | null;
+  replaces_id: Integer | null;
 }
 
 /** The columns of `PetRow`, in SQL. */
 export const PET_COLUMNS = 'id, name, category_id, status';
 /** The columns of `ApiKeyRow`, in SQL. */
 export const KEY_COLUMNS =
-  'id, name, plan, per_minute, per_day, display_prefix, created_at, revoked_at';
+  'id, name, plan, per_minute, per_day, display_prefix, created_at, revoked_at, expires_at, replaces_id';
 
 /** The columns a new key is inserted with, in SQL, and their values in that order. */
 export const NEW_KEY_COLUMNS = 'hash, display_prefix, name, plan, per_minute, per_day, created_at';
@@ -94,5 +96,8 @@ export function apiKeyFromRow(row: ApiKeyRow): ApiKeyRecord {
     displayPrefix: row.display_prefix,
     createdAt: toIso(row.created_at),
     revokedAt: row.revoked_at === null ? null : toIso(row.revoked_at),
+    expiresAt: row.expires_at === null ? null : toIso(row.expires_at),
+    replacesId:
+      row.replaces_id === null ? null : toSafeInteger(row.replaces_id, 'api_keys.replaces_id'),
   };
 }

@@ -67,14 +67,47 @@ export interface PetRepository {
   list(query: ListPetsQuery): Promise<Pet[]>;
 }
 
+/** The new key's own parts; everything else (plan, quota, name) is copied from the old key. */
+export interface ReplacementKey {
+  /** Hex SHA-256 of the new raw key. */
+  hash: string;
+  displayPrefix: string;
+}
+
+/** What became of a rotation. */
+export type KeyRotation =
+  /** The new key is stored; the old one expires at `replaced.expiresAt`, or is revoked (grace 0). */
+  | { kind: 'rotated'; record: ApiKeyRecord; replaced: ApiKeyRecord }
+  /** No key has this id. */
+  | { kind: 'unknown' }
+  /** The key is revoked. */
+  | { kind: 'revoked'; key: ApiKeyRecord }
+  /** The key was rotated already (its grace period runs until, or ended at, `key.expiresAt`). */
+  | { kind: 'replaced'; key: ApiKeyRecord };
+
+/**
+ * API keys. A key is active while it is not revoked and has not expired. Revoking takes effect
+ * at once, whatever any clock says; an expiry (the end of a rotated key's grace period) is an
+ * instant compared with the adapter's clock. Every "active" below means so at the clock's time.
+ */
 export interface ApiKeyRepository {
   create(key: NewApiKey): Promise<ApiKeyRecord>;
-  /** The active (not revoked) key with this hash. */
+  /** The key with this hash if it is active. */
   findActiveByHash(hash: string): Promise<ApiKeyRecord | undefined>;
-  /** Every key, revoked ones included, by id. */
+  /** Every key, revoked and expired ones included, by id. */
   list(): Promise<ApiKeyRecord[]>;
-  /** Marks the key revoked; false when no active key has this id. */
+  /**
+   * Revokes the key at the clock's time (a key in its grace period included: its grace ends
+   * now); false when no active key has this id.
+   */
   revoke(id: number): Promise<boolean>;
+  /**
+   * Replaces a key that was never revoked nor rotated, in one transaction: stores
+   * `replacement` with the old key's plan, quota and name (and `replacesId` = `id`), and lets
+   * the old key expire at the clock's time plus `graceMs` — or, with 0, revokes it. A key is
+   * rotated at most once, so it has at most one replacement.
+   */
+  rotate(id: number, replacement: ReplacementKey, graceMs: number): Promise<KeyRotation>;
   /** How many keys are active. */
   countActive(): Promise<number>;
 }

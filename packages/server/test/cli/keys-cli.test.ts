@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_PATTERN } from '../../src/keys/index.js';
-import { startTestServer, type TestServer } from '../../src/testing/index.js';
+import { createTestClock, startTestServer, type TestServer } from '../../src/testing/index.js';
 import { expectError } from '../support/contract.js';
 import { get } from '../support/requests.js';
 
@@ -36,7 +36,9 @@ const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'petstore-cli-'));
   databaseFile = path.join(dir, 'petstore.db');
-  server = await startTestServer({ databaseFile });
+  // The CLI stamps keys with the system clock: the server's test clock starts from it, so a
+  // grace period the CLI sets lies ahead of the server until the test moves its clock.
+  server = await startTestServer({ databaseFile, clock: createTestClock(Date.now()) });
 });
 afterAll(async () => {
   await server.close();
@@ -79,23 +81,62 @@ describe('npm run keys', { timeout: 60_000 }, () => {
     expect(response.headers.get('X-RateLimit-Limit')).toBe('5000');
   });
 
-  it('lists keys by prefix and never prints a raw key', async () => {
+  it('lists keys under a header row, by prefix, and never prints a raw key', async () => {
     const listed = await keys('list');
     expect(listed.code).toBe(0);
     const lines = listed.stdout.trimEnd().split('\n');
-    expect(lines).toHaveLength(2);
-    expect(lines[0]).toContain(`${rawKey.slice(0, 8)}…`);
-    expect(lines[0]).toContain('free');
-    expect(lines[0]).toContain('active');
-    expect(lines[1]).toContain('enterprise');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(
+      /^ID +PREFIX +PLAN +PER MINUTE +PER DAY +CREATED +STATE +REPLACES +NAME$/,
+    );
+    expect(lines[1]).toContain(`${rawKey.slice(0, 8)}…`);
+    expect(lines[1]).toMatch(/ free +60 +1000 .* active +- +ci bot$/);
+    expect(lines[2]).toContain('enterprise');
     expect(listed.stdout).not.toContain(rawKey);
+  });
+
+  it('lists keys as one JSON document with --json, without hashes or raw keys', async () => {
+    const listed = await keys('list', '--json');
+    expect(listed.code).toBe(0);
+    const records = JSON.parse(listed.stdout) as Record<string, unknown>[];
+    expect(records).toEqual(
+      (await server.storage.keys.list()).map((key) => ({ ...key, state: 'active' })),
+    );
+    expect(listed.stdout).not.toContain(rawKey);
+    expect(listed.stdout).not.toMatch(/hash/i);
+  });
+
+  it('rotates a key: the new key works at once, the old one until its grace ends, then 401', async () => {
+    const old = lastLine((await keys('create', '--plan', 'pro', '--name', 'partner')).stdout);
+    const rotation = await keys('rotate', '3', '--grace', '600');
+    expect(rotation.code).toBe(0);
+    expect(rotation.stdout).toContain(
+      'Created key 4 to replace key 3 on the pro plan (300/minute, 10000/day).',
+    );
+    const fresh = lastLine(rotation.stdout);
+    expect(fresh).toMatch(API_KEY_PATTERN);
+    const graceEnds = Date.parse(/until (\S+) \(600 s\)/.exec(rotation.stdout)?.[1] ?? '');
+
+    expect((await get(server, old, '/v1/pets')).status).toBe(200);
+    expect((await get(server, fresh, '/v1/pets')).status).toBe(200);
+    server.clock.set(graceEnds);
+    await expectError(await get(server, old, '/v1/pets'), 401, 'unauthorized');
+    expect((await get(server, fresh, '/v1/pets')).headers.get('X-RateLimit-Limit')).toBe('300');
+  });
+
+  it('exits 1 with the reason, printing no key, when a rotation is refused', async () => {
+    const result = await keys('rotate', '3');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('error: key 3 was rotated already');
+    expect(result.stderr).toContain('rotate its replacement, key 4.');
+    expect(result.stdout).toBe('');
   });
 
   it('revokes a key: the server answers 401 with it at once', async () => {
     const revoked = await keys('revoke', '1');
     expect(revoked).toMatchObject({ code: 0, stdout: 'Revoked key 1.\n' });
     await expectError(await get(server, rawKey, '/v1/pets'), 401, 'unauthorized');
-    expect((await keys('list')).stdout.split('\n')[0]).toContain('revoked');
+    expect((await keys('list')).stdout.split('\n')[1]).toMatch(/ revoked at \S+ +- +ci bot$/);
   });
 
   it('exits 1 with the reason, printing no key, when a create is refused', async () => {

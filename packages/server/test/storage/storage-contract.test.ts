@@ -2,13 +2,21 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { NewPet, Pet } from '@petstore/types';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/clock.js';
+import { isKeyValidAt } from '../../src/keys/index.js';
 import { openStorage } from '../../src/storage/index.js';
+import { migratePostgres, postgresMigrations } from '../../src/storage/postgres/index.js';
+import { sqliteMigrations } from '../../src/storage/sqlite/index.js';
 import type { NewApiKey } from '../../src/domain.js';
-import type { IdempotentCreate, Storage } from '../../src/storage/index.js';
+import type { IdempotentCreate, KeyRotation, Storage } from '../../src/storage/index.js';
 import { createTestClock } from '../../src/testing/index.js';
-import { createTemporaryPostgresDatabase } from '../support/temporary-postgres-database.js';
+import {
+  createTemporaryPostgresDatabase,
+  type TemporaryPostgresDatabase,
+} from '../support/temporary-postgres-database.js';
 
 /**
  * One contract, every backend: each adapter must behave exactly alike, so the server and the
@@ -18,7 +26,14 @@ interface Backend {
   name: string;
   /** Creates an empty database; `open` may be called several times on it. */
   prepare(): Promise<PreparedDatabase>;
+  /** Creates a database at the schema before key rotation, holding `KEY_BEFORE_ROTATION`. */
+  prepareBeforeRotation(): Promise<PreparedDatabase>;
 }
+
+/** A key as the schema before rotation stored it (the same SQL for both databases). */
+const KEY_BEFORE_ROTATION = `insert into api_keys
+  (hash, display_prefix, name, plan, per_minute, per_day, created_at)
+  values ('${'a'.repeat(64)}', 'psk_Old1', 'old', 'pro', 300, 10000, '2029-12-31T00:00:00.000Z')`;
 
 interface PreparedDatabase {
   open(clock: Clock): Promise<Storage>;
@@ -30,24 +45,60 @@ const backends: Backend[] = [
   {
     name: 'SQLite',
     async prepare() {
-      const dir = await mkdtemp(path.join(tmpdir(), 'petstore-storage-'));
-      return {
-        open: (clock) => openStorage(`file:${path.join(dir, 'petstore.db')}`, { clock }),
-        destroy: () => rm(dir, { recursive: true, force: true }),
-      };
+      return (await sqliteDatabase()).prepared;
+    },
+    async prepareBeforeRotation() {
+      const { file, prepared } = await sqliteDatabase();
+      const db = new BetterSqlite3(file);
+      // The third migration added key rotation.
+      for (const sql of sqliteMigrations.slice(0, 2)) db.exec(sql);
+      db.pragma('user_version = 2');
+      db.exec(KEY_BEFORE_ROTATION);
+      db.close();
+      return prepared;
     },
   },
   {
     name: 'PostgreSQL',
     async prepare() {
+      return postgresDatabase(await createTemporaryPostgresDatabase());
+    },
+    async prepareBeforeRotation() {
       const database = await createTemporaryPostgresDatabase();
-      return {
-        open: (clock) => openStorage(database.url, { clock }),
-        destroy: () => database.drop(),
-      };
+      const pool = new pg.Pool({ connectionString: database.url });
+      try {
+        // Version 3 added key rotation.
+        await migratePostgres(
+          pool,
+          postgresMigrations.filter(({ version }) => version < 3),
+        );
+        await pool.query(KEY_BEFORE_ROTATION);
+      } finally {
+        await pool.end();
+      }
+      return postgresDatabase(database);
     },
   },
 ];
+
+async function sqliteDatabase(): Promise<{ file: string; prepared: PreparedDatabase }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'petstore-storage-'));
+  const file = path.join(dir, 'petstore.db');
+  return {
+    file,
+    prepared: {
+      open: (clock) => openStorage(`file:${file}`, { clock }),
+      destroy: () => rm(dir, { recursive: true, force: true }),
+    },
+  };
+}
+
+function postgresDatabase(database: TemporaryPostgresDatabase): PreparedDatabase {
+  return {
+    open: (clock) => openStorage(database.url, { clock }),
+    destroy: () => database.drop(),
+  };
+}
 
 function newKey(overrides: Partial<NewApiKey> = {}): NewApiKey {
   return {
@@ -313,6 +364,8 @@ describe.each(backends)('storage contract on $name', (backend) => {
         displayPrefix: 'psk_AbC1',
         createdAt: '2030-01-02T03:04:05.678Z',
         revokedAt: null,
+        expiresAt: null,
+        replacesId: null,
       });
     });
 
@@ -380,6 +433,171 @@ describe.each(backends)('storage contract on $name', (backend) => {
         [second.id, 'two', '2030-01-02T03:04:05.678Z'],
         [third.id, 'three', null],
       ]);
+    });
+  });
+
+  describe('api key rotation', () => {
+    const hour = 3_600_000;
+    const replacement = (n: number) => ({ hash: `${n}`.repeat(64), displayPrefix: `psk_New${n}` });
+    /** Rotates `id` to replacement `n` with `graceMs`, expecting it to happen. */
+    async function rotate(id: number, graceMs: number, n = 9, store = storage) {
+      const rotation = await store.keys.rotate(id, replacement(n), graceMs);
+      if (rotation.kind !== 'rotated') throw new Error(`expected a rotation, got ${rotation.kind}`);
+      return rotation;
+    }
+
+    it('stores a new key with the old one’s plan, quota and name; the old one expires after the grace', async () => {
+      const old = await storage.keys.create(
+        newKey({ name: 'partner', plan: 'enterprise', perMinute: 5, perDay: 9_000_000_000 }),
+      );
+      clock.advance(1000);
+
+      const rotation = await rotate(old.id, hour);
+
+      expect(rotation).toEqual({
+        kind: 'rotated',
+        record: {
+          id: rotation.record.id,
+          name: 'partner',
+          plan: 'enterprise',
+          perMinute: 5,
+          perDay: 9_000_000_000,
+          displayPrefix: 'psk_New9',
+          createdAt: '2030-01-02T03:04:06.678Z',
+          revokedAt: null,
+          expiresAt: null,
+          replacesId: old.id,
+        },
+        replaced: { ...old, expiresAt: '2030-01-02T04:04:06.678Z' },
+      });
+      expect(rotation.record.id).not.toBe(old.id);
+      expect(await storage.keys.list()).toEqual([rotation.replaced, rotation.record]);
+    });
+
+    it.each([
+      ['at the rotation', 0, true],
+      ['a millisecond before the grace ends', hour - 1, true],
+      ['when the grace ends', hour, false],
+      ['after the grace', 2 * hour, false],
+    ])(
+      'finds the old key %s only while the clock is inside the grace',
+      async (_, later, active) => {
+        const old = await storage.keys.create(newKey());
+        const { record, replaced } = await rotate(old.id, hour);
+
+        clock.advance(later);
+
+        const found = await storage.keys.findActiveByHash(newKey().hash);
+        expect(found).toEqual(active ? replaced : undefined);
+        expect(isKeyValidAt(replaced, clock.now())).toBe(active);
+        expect(await storage.keys.findActiveByHash(replacement(9).hash)).toEqual(record);
+        expect(await storage.keys.countActive()).toBe(active ? 2 : 1);
+      },
+    );
+
+    it('revokes the old key at once with no grace', async () => {
+      const old = await storage.keys.create(newKey());
+
+      const { record, replaced } = await rotate(old.id, 0);
+
+      expect(replaced).toEqual({ ...old, revokedAt: '2030-01-02T03:04:05.678Z' });
+      expect(await storage.keys.findActiveByHash(newKey().hash)).toBeUndefined();
+      expect(await storage.keys.findActiveByHash(replacement(9).hash)).toEqual(record);
+    });
+
+    it.each<[string, (id: number) => Promise<unknown>, KeyRotation['kind']]>([
+      ['an unknown key', async () => {}, 'unknown'],
+      ['a revoked key', (id) => storage.keys.revoke(id), 'revoked'],
+      ['a key rotated with no grace', (id) => rotate(id, 0), 'revoked'],
+      ['a key in its grace period', (id) => rotate(id, hour), 'replaced'],
+      [
+        'a key whose grace period is over',
+        async (id) => {
+          await rotate(id, hour);
+          clock.advance(hour);
+        },
+        'replaced',
+      ],
+    ])('refuses to rotate %s, writing nothing', async (_, arrange, kind) => {
+      const old = await storage.keys.create(newKey());
+      await arrange(old.id);
+      const id = kind === 'unknown' ? old.id + 100 : old.id;
+      const before = await storage.keys.list();
+
+      const rotation = await storage.keys.rotate(id, replacement(7), hour);
+
+      expect(rotation).toEqual(
+        kind === 'unknown' ? { kind } : { kind, key: before.find((key) => key.id === id) },
+      );
+      expect(await storage.keys.list()).toEqual(before);
+      expect(await storage.keys.findActiveByHash(replacement(7).hash)).toBeUndefined();
+    });
+
+    it('revokes a key in its grace period at once; an expired key is not revoked', async () => {
+      const first = await storage.keys.create(newKey());
+      const second = await storage.keys.create(newKey({ hash: 'f'.repeat(64) }));
+      await rotate(first.id, hour, 1);
+      await rotate(second.id, hour, 2);
+      clock.advance(1000);
+
+      expect(await storage.keys.revoke(first.id)).toBe(true);
+      expect(await storage.keys.findActiveByHash(newKey().hash)).toBeUndefined();
+      expect((await storage.keys.list())[0]).toMatchObject({
+        revokedAt: '2030-01-02T03:04:06.678Z',
+        expiresAt: '2030-01-02T04:04:05.678Z',
+      });
+
+      clock.advance(hour);
+      expect(await storage.keys.revoke(second.id)).toBe(false);
+      expect((await storage.keys.list())[1]?.revokedAt).toBeNull();
+    });
+
+    it('lets exactly one of concurrent rotations of a key win, across stores', async () => {
+      const old = await storage.keys.create(newKey());
+      const other = await open();
+
+      const outcomes = await Promise.all(
+        [1, 2, 3, 4, 5, 6].map((n) =>
+          (n % 2 ? storage : other).keys.rotate(old.id, replacement(n), hour),
+        ),
+      );
+
+      const kinds = outcomes.map((outcome) => outcome.kind).sort();
+      expect(kinds).toEqual([
+        'replaced',
+        'replaced',
+        'replaced',
+        'replaced',
+        'replaced',
+        'rotated',
+      ]);
+      expect(await storage.keys.list()).toHaveLength(2);
+    });
+
+    it('keeps the keys of a database from before rotation working, and rotates them', async () => {
+      const upgraded = await backend.prepareBeforeRotation();
+      const store = await upgraded.open(clock);
+      try {
+        const old = await store.keys.findActiveByHash('a'.repeat(64));
+        expect(old).toMatchObject({ name: 'old', plan: 'pro', revokedAt: null, expiresAt: null });
+        expect(old?.replacesId).toBeNull();
+
+        const rotation = await rotate(old?.id ?? 0, hour, 9, store);
+
+        expect(rotation.record).toMatchObject({ name: 'old', plan: 'pro', replacesId: old?.id });
+      } finally {
+        await store.close();
+        await upgraded.destroy();
+      }
+    });
+
+    it.each([-1, 0.5, Number.NaN])('refuses a grace of %s ms, writing nothing', async (graceMs) => {
+      const old = await storage.keys.create(newKey());
+
+      await expect(storage.keys.rotate(old.id, replacement(9), graceMs)).rejects.toThrow(
+        RangeError,
+      );
+      expect(await storage.keys.list()).toEqual([old]);
     });
   });
 

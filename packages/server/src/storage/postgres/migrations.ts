@@ -59,6 +59,18 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       create index idempotency_keys_expires_at on idempotency_keys (expires_at);
     `,
   },
+  {
+    version: 3,
+    description: 'api key rotation',
+    sql: `
+      -- keys rotate: when a replaced key's grace period ends (compared with the clock;
+      -- revoked_at stays the act of revoking, effective at once), and the key a key replaced
+      -- (unique: a key is replaced at most once).
+      alter table api_keys add column expires_at timestamptz;
+      alter table api_keys add column replaces_id bigint references api_keys (id);
+      create unique index api_keys_replaces_id on api_keys (replaces_id);
+    `,
+  },
 ];
 
 /**

@@ -17,12 +17,15 @@ import {
   toSafeInteger,
 } from '../rows.js';
 import { type IdempotencyRow, replayOrRefuse } from '../idempotency.js';
+import { refuseRotation, retirement } from '../key-rotation.js';
 import type {
   ApiKeyRepository,
   IdempotentCreate,
   IdempotentOutcome,
+  KeyRotation,
   ListPetsQuery,
   PetRepository,
+  ReplacementKey,
   Storage,
 } from '../store.js';
 import { migratePostgres } from './migrations.js';
@@ -244,6 +247,47 @@ function postgresPets(pool: pg.Pool): PetRepository {
 function postgresKeys(pool: pg.Pool, clock: Clock): ApiKeyRepository {
   /** The clock's time as an ISO 8601 string (timestamptz keeps the milliseconds). */
   const now = () => new Date(clock.now()).toISOString();
+  /** Active: not revoked, and not expired at the time `$at` (a parameter's number). */
+  const active = (at: string) =>
+    `revoked_at is null and (expires_at is null or expires_at > ${at})`;
+  /**
+   * One transaction: the old key's row is locked (`for update`), so a concurrent rotation of
+   * the same key waits, then sees this one's revocation and is refused.
+   */
+  async function rotate(
+    client: pg.PoolClient,
+    id: number,
+    { hash, displayPrefix }: ReplacementKey,
+    graceMs: number,
+  ): Promise<KeyRotation> {
+    const at = clock.now();
+    const [revokedAt, expiresAt] = retirement(at, graceMs);
+    const found = await client.query<ApiKeyRow>({
+      name: 'api_keys_lock',
+      text: `select ${KEY_COLUMNS} from api_keys where id = $1 for update`,
+      values: [id],
+    });
+    const row = found.rows[0];
+    const refusal = refuseRotation(row && apiKeyFromRow(row));
+    if (refusal) return refusal;
+    const record = await client.query<ApiKeyRow>({
+      name: 'api_keys_insert_replacement',
+      text: `insert into api_keys (${NEW_KEY_COLUMNS}, replaces_id)
+             select $1, $2, name, plan, per_minute, per_day, $3, id from api_keys where id = $4
+             returning ${KEY_COLUMNS}`,
+      values: [hash, displayPrefix, new Date(at).toISOString(), id],
+    });
+    const replaced = await client.query<ApiKeyRow>({
+      name: 'api_keys_retire',
+      text: `update api_keys set revoked_at = $2, expires_at = $3 where id = $1 returning ${KEY_COLUMNS}`,
+      values: [id, revokedAt, expiresAt],
+    });
+    return {
+      kind: 'rotated',
+      record: apiKeyFromRow(firstRow(record)),
+      replaced: apiKeyFromRow(firstRow(replaced)),
+    };
+  }
   return {
     create: (key: NewApiKey): Promise<ApiKeyRecord> =>
       run(async () => {
@@ -258,8 +302,8 @@ function postgresKeys(pool: pg.Pool, clock: Clock): ApiKeyRepository {
       run(async () => {
         const result = await pool.query<ApiKeyRow>({
           name: 'api_keys_find_active',
-          text: `select ${KEY_COLUMNS} from api_keys where hash = $1 and revoked_at is null`,
-          values: [hash],
+          text: `select ${KEY_COLUMNS} from api_keys where hash = $1 and ${active('$2')}`,
+          values: [hash, now()],
         });
         const row = result.rows[0];
         return row && apiKeyFromRow(row);
@@ -276,20 +320,47 @@ function postgresKeys(pool: pg.Pool, clock: Clock): ApiKeyRepository {
       run(async () => {
         const result = await pool.query({
           name: 'api_keys_revoke',
-          text: 'update api_keys set revoked_at = $2 where id = $1 and revoked_at is null',
+          text: `update api_keys set revoked_at = $2 where id = $1 and ${active('$2')}`,
           values: [id, now()],
         });
         return result.rowCount === 1;
       }),
+    rotate: (id: number, replacement: ReplacementKey, graceMs: number): Promise<KeyRotation> =>
+      run(() => inTransaction(pool, (client) => rotate(client, id, replacement, graceMs))),
     countActive: (): Promise<number> =>
       run(async () => {
         const result = await pool.query<{ count: string }>({
           name: 'api_keys_count_active',
-          text: 'select count(*) as count from api_keys where revoked_at is null',
+          text: `select count(*) as count from api_keys where ${active('$1')}`,
+          values: [now()],
         });
         return toSafeInteger(firstRow(result).count, 'count');
       }),
   };
+}
+
+/**
+ * Runs `work` in a transaction on one pooled connection: committed when it resolves, rolled
+ * back when it throws (and the connection, possibly broken, discarded rather than reused).
+ */
+async function inTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  let failure: Error | undefined;
+  try {
+    await client.query('begin');
+    const result = await work(client);
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    failure = error as Error;
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release(failure);
+  }
 }
 
 /** A 64-bit advisory lock id for one API key's `Idempotency-Key` (a hash of both). */

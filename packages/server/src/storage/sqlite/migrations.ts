@@ -42,6 +42,14 @@ export const sqliteMigrations: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX idempotency_keys_expires_at ON idempotency_keys (expires_at);
   `,
+  `
+  -- keys rotate: when a replaced key's grace period ends (compared with the clock; revoked_at
+  -- stays the act of revoking, effective at once), and the key a key replaced (unique: a key
+  -- is replaced at most once).
+  ALTER TABLE api_keys ADD COLUMN expires_at TEXT;
+  ALTER TABLE api_keys ADD COLUMN replaces_id INTEGER REFERENCES api_keys (id);
+  CREATE UNIQUE INDEX api_keys_replaces_id ON api_keys (replaces_id);
+  `,
 ];
 
 /** Applies the migrations not yet applied, each in its own transaction. Idempotent. */

@@ -15,12 +15,15 @@ import {
   type PetRow,
   petFromRow,
 } from '../rows.js';
+import { refuseRotation, retirement } from '../key-rotation.js';
 import type {
   ApiKeyRepository,
   IdempotentCreate,
   IdempotentOutcome,
+  KeyRotation,
   ListPetsQuery,
   PetRepository,
+  ReplacementKey,
   Storage,
 } from '../store.js';
 import { migrateSqlite } from './migrations.js';
@@ -147,28 +150,68 @@ function sqliteKeys(db: Database, clock: Clock): ApiKeyRepository {
   >(
     `INSERT INTO api_keys (${NEW_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING ${KEY_COLUMNS}`,
   );
-  const selectActive = db.prepare<[string], ApiKeyRow>(
-    `SELECT ${KEY_COLUMNS} FROM api_keys WHERE hash = ? AND revoked_at IS NULL`,
+  // Active: not revoked, and not expired at @now. Timestamps are ISO 8601 text of one fixed
+  // format (toISOString), so comparing the texts compares the instants.
+  const ACTIVE = 'revoked_at IS NULL AND (expires_at IS NULL OR expires_at > @now)';
+  const selectActive = db.prepare<{ hash: string; now: string }, ApiKeyRow>(
+    `SELECT ${KEY_COLUMNS} FROM api_keys WHERE hash = @hash AND ${ACTIVE}`,
   );
   const selectAll = db.prepare<[], ApiKeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY id`);
-  const revoke = db.prepare<[string, number]>(
-    'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
+  const selectById = db.prepare<[number], ApiKeyRow>(
+    `SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ?`,
   );
-  const countActive = db.prepare<[], { n: number }>(
-    'SELECT count(*) AS n FROM api_keys WHERE revoked_at IS NULL',
+  const revoke = db.prepare<{ id: number; now: string }>(
+    `UPDATE api_keys SET revoked_at = @now WHERE id = @id AND ${ACTIVE}`,
+  );
+  const insertReplacement = db.prepare<
+    { hash: string; displayPrefix: string; now: string; id: number },
+    ApiKeyRow
+  >(
+    `INSERT INTO api_keys (${NEW_KEY_COLUMNS}, replaces_id)
+     SELECT @hash, @displayPrefix, name, plan, per_minute, per_day, @now, id
+     FROM api_keys WHERE id = @id
+     RETURNING ${KEY_COLUMNS}`,
+  );
+  const retire = db.prepare<[string | null, string | null, number], ApiKeyRow>(
+    `UPDATE api_keys SET revoked_at = ?, expires_at = ? WHERE id = ? RETURNING ${KEY_COLUMNS}`,
+  );
+  const countActive = db.prepare<{ now: string }, { n: number }>(
+    `SELECT count(*) AS n FROM api_keys WHERE ${ACTIVE}`,
   );
   /** The clock's time as ISO 8601 text. */
   const now = () => new Date(clock.now()).toISOString();
+  // Run IMMEDIATE: the write lock first, so a rotation in another process waits, then sees this one.
+  const rotate = db.transaction(
+    (id: number, { hash, displayPrefix }: ReplacementKey, graceMs: number): KeyRotation => {
+      const at = clock.now();
+      const [revokedAt, expiresAt] = retirement(at, graceMs);
+      const found = selectById.get(id);
+      const refusal = refuseRotation(found && apiKeyFromRow(found));
+      if (refusal) return refusal;
+      const createdAt = new Date(at).toISOString();
+      const record = insertReplacement.get({ hash, displayPrefix, now: createdAt, id });
+      const replaced = retire.get(revokedAt, expiresAt, id);
+      return {
+        kind: 'rotated',
+        record: apiKeyFromRow(record as ApiKeyRow),
+        replaced: apiKeyFromRow(replaced as ApiKeyRow),
+      };
+    },
+  );
   return {
     create: (key: NewApiKey): Promise<ApiKeyRecord> =>
       run(() => apiKeyFromRow(insert.get(...newKeyValues(key, now())) as ApiKeyRow)),
     findActiveByHash: (hash: string): Promise<ApiKeyRecord | undefined> =>
       run(() => {
-        const row = selectActive.get(hash);
+        const row = selectActive.get({ hash, now: now() });
         return row && apiKeyFromRow(row);
       }),
     list: (): Promise<ApiKeyRecord[]> => run(() => selectAll.all().map(apiKeyFromRow)),
-    revoke: (id: number): Promise<boolean> => run(() => revoke.run(now(), id).changes === 1),
-    countActive: (): Promise<number> => run(() => (countActive.get() as { n: number }).n),
+    revoke: (id: number): Promise<boolean> =>
+      run(() => revoke.run({ id, now: now() }).changes === 1),
+    rotate: (id: number, replacement: ReplacementKey, graceMs: number): Promise<KeyRotation> =>
+      run(() => rotate.immediate(id, replacement, graceMs)),
+    countActive: (): Promise<number> =>
+      run(() => (countActive.get({ now: now() }) as { n: number }).n),
   };
 }
