@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure the services the tests use are installed and running on this machine:
-# PostgreSQL (with a `petstore` role and `petstore_test` database), Redis, and Chromium.
+# PostgreSQL (with a `petstore` role and `petstore_test` database), Redis, and Chromium;
+# and strace, with which the disk-fault tests make a database's writes fail (EROFS).
 #
 #   bash scripts/services.sh ensure   install what is missing (Debian/apt, as root), then start
 #   bash scripts/services.sh status   say what runs
@@ -19,7 +20,7 @@ REDIS_PORT=6379
 log() { printf 'services: %s\n' "$*" >&2; }
 
 missing_packages() {
-  local wanted=(postgresql redis-server chromium) missing=()
+  local wanted=(postgresql redis-server chromium strace) missing=()
   for pkg in "${wanted[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
   done

@@ -77,3 +77,20 @@ export async function issueKeyIn(
     await storage.close();
   }
 }
+
+/** Resolves with the first log line whose message starts with `message` (already logged or to come). */
+export function logged(server: ServerProcess, message: string): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const line = server.logs.find((entry) => String(entry.msg).startsWith(message));
+      if (!line) return;
+      server.child.stdout?.off('data', check);
+      resolve(line);
+    };
+    server.child.stdout?.on('data', check);
+    check();
+    void server.exited.then((code) =>
+      reject(new Error(`server exited (${code}) before logging "${message}"`)),
+    );
+  });
+}
