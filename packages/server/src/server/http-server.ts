@@ -1,24 +1,46 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { HttpLimits } from '../config/index.js';
+
+export interface HttpServer {
+  server: Server;
+  /**
+   * For a graceful shutdown: every response not yet sent, and every one to requests still
+   * arriving on open connections, says `Connection: close`, so a client learns the connection
+   * ends with the answer instead of finding it reset when it sends the next request.
+   */
+  stopKeepingAlive(): void;
+}
 
 /**
  * The HTTP server with the transport limits applied, so that no client can hold a connection or
  * the server by being slow or large: headers must arrive within `headersTimeoutMs` and a whole
- * request within `requestTimeoutMs` (Node answers 408 and closes; this defeats slowloris, which
- * trickles its headers or body), idle keep-alive connections close after `keepAliveTimeoutMs`,
- * and a request head over `maxHeaderBytes` gets 431. Node checks the timeouts every
- * `connectionsCheckingInterval`, set here to a tenth of the headers timeout (default: 30 s).
+ * request within `requestTimeoutMs` (408; this defeats slowloris, which trickles its headers or
+ * body), idle keep-alive connections close after `keepAliveTimeoutMs`, and a request head over
+ * `maxHeaderBytes` gets 431. Node checks the timeouts every `connectionsCheckingInterval`, set
+ * here to a tenth of the headers timeout (default: 30 s).
  */
-export function createHttpServer(app: RequestListener, limits: HttpLimits): Server {
-  const server = createServer(
-    {
-      maxHeaderSize: limits.maxHeaderBytes,
-      requestTimeout: limits.requestTimeoutMs,
-      headersTimeout: limits.headersTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      connectionsCheckingInterval: Math.max(50, Math.floor(limits.headersTimeoutMs / 10)),
+export function createHttpServer(app: RequestListener, limits: HttpLimits): HttpServer {
+  const server = createServer({
+    maxHeaderSize: limits.maxHeaderBytes,
+    requestTimeout: limits.requestTimeoutMs,
+    headersTimeout: limits.headersTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionsCheckingInterval: Math.max(50, Math.floor(limits.headersTimeoutMs / 10)),
+  });
+  const unanswered = new Set<ServerResponse>();
+  let closing = false;
+  // Before the app, so that even an answer the app sends at once can carry Connection: close.
+  server.on('request', (_req, res: ServerResponse) => {
+    if (closing) res.setHeader('Connection', 'close');
+    unanswered.add(res);
+    res.once('close', () => unanswered.delete(res));
+  });
+  server.on('request', app);
+  return {
+    server,
+    stopKeepingAlive() {
+      closing = true;
+      for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
     },
-    app,
-  );
-  return server;
+  };
 }

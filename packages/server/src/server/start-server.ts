@@ -113,7 +113,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       warmUpKey.retire();
     }
 
-    const server = createHttpServer(app, config.http);
+    const { server, stopKeepingAlive } = createHttpServer(app, config.http);
     answerClientErrors(server, { limiter, anonymousQuota });
     server.listen(config.port, config.host);
     await Promise.race([
@@ -153,6 +153,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       close({ graceMs = SHUTDOWN_GRACE_MS } = {}) {
         closing ??= (async () => {
           stopPurging();
+          stopKeepingAlive();
           await drain(server, graceMs);
           await closeOwned();
         })();

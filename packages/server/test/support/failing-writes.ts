@@ -29,7 +29,8 @@ export async function failWrites(
   const strace = spawn(
     'strace',
     [
-      ...['-p', String(pid), '-o', '/dev/null'],
+      // -f: every thread of the process (the SQLite writer thread writes, not the main one).
+      ...['-f', '-p', String(pid), '-o', '/dev/null'],
       ...paths.flatMap((file) => ['-P', file]),
       ...['-e', `trace=${WRITES}`, '-e', `inject=${WRITES}:error=${errno}`],
     ],

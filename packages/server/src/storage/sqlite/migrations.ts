@@ -50,6 +50,13 @@ export const sqliteMigrations: readonly string[] = [
   ALTER TABLE api_keys ADD COLUMN replaces_id INTEGER REFERENCES api_keys (id);
   CREATE UNIQUE INDEX api_keys_replaces_id ON api_keys (replaces_id);
   `,
+  `
+  -- Readiness: one row the write probe rewrites, so /readyz knows the disk still takes writes.
+  CREATE TABLE health_probe (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    at INTEGER NOT NULL
+  );
+  `,
 ];
 
 /** Applies the migrations not yet applied, each in its own transaction. Idempotent. */

@@ -93,7 +93,13 @@ function sqliteStorage(db: Database, file: string, options: SqliteStorageOptions
   return {
     pets: sqlitePets(db, writer),
     keys: sqliteKeys(db, options.clock ?? systemClock),
-    ping: () => run(() => void ping.get()),
+    // Readiness is reads and writes: a read on this connection, and a write probe committed by
+    // the writer (a full or read-only disk still answers reads, but takes no create).
+    ping: () =>
+      run(async () => {
+        ping.get();
+        await writer.write({ kind: 'probe', now: Date.now() });
+      }),
     async close() {
       await writer.close();
       if (db.open) db.close();
@@ -180,6 +186,12 @@ function sqliteKeys(db: Database, clock: Clock): ApiKeyRepository {
   );
   /** The clock's time as ISO 8601 text. */
   const now = () => new Date(clock.now()).toISOString();
+  // In a transaction of its own, not autocommit: with `INSERT … RETURNING` read by `.get()`,
+  // the autocommit's COMMIT runs when better-sqlite3 resets the statement, and a COMMIT that
+  // fails there (a full or read-only disk) would go unreported — a key printed, never stored.
+  const create = db.transaction((key: NewApiKey): ApiKeyRecord =>
+    apiKeyFromRow(insert.get(...newKeyValues(key, now())) as ApiKeyRow),
+  );
   // Run IMMEDIATE: the write lock first, so a rotation in another process waits, then sees this one.
   const rotate = db.transaction(
     (id: number, { hash, displayPrefix }: ReplacementKey, graceMs: number): KeyRotation => {
@@ -199,8 +211,7 @@ function sqliteKeys(db: Database, clock: Clock): ApiKeyRepository {
     },
   );
   return {
-    create: (key: NewApiKey): Promise<ApiKeyRecord> =>
-      run(() => apiKeyFromRow(insert.get(...newKeyValues(key, now())) as ApiKeyRow)),
+    create: (key: NewApiKey): Promise<ApiKeyRecord> => run(() => create.immediate(key)),
     findActiveByHash: (hash: string): Promise<ApiKeyRecord | undefined> =>
       run(() => {
         const row = selectActive.get({ hash, now: now() });

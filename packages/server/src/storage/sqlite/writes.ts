@@ -8,13 +8,16 @@ import type { IdempotentCreate, IdempotentOutcome } from '../store.js';
 export type WriteOperation =
   | { kind: 'createPet'; pet: NewPet }
   | { kind: 'createIdempotent'; pet: NewPet; request: IdempotentCreate }
-  | { kind: 'purgeExpiredIdempotencyKeys'; now: number };
+  | { kind: 'purgeExpiredIdempotencyKeys'; now: number }
+  /** Readiness: a real write, committed like any (so a full or read-only disk fails it). */
+  | { kind: 'probe'; now: number };
 
 /** What each write answers. */
 export interface WriteResults {
   createPet: Pet;
   createIdempotent: IdempotentOutcome;
   purgeExpiredIdempotencyKeys: number;
+  probe: void;
 }
 
 /**
@@ -40,6 +43,9 @@ export function prepareWrites(db: Database): (operation: WriteOperation) => unkn
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const purge = db.prepare<[number]>('DELETE FROM idempotency_keys WHERE expires_at < ?');
+  const probe = db.prepare<[number]>(
+    'INSERT INTO health_probe (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at',
+  );
 
   const createPet = (pet: NewPet): Pet =>
     createdPetFromRow(insert.get(pet.name, pet.categoryId, pet.status ?? null) as PetRow);
@@ -73,6 +79,9 @@ export function prepareWrites(db: Database): (operation: WriteOperation) => unkn
         return createIdempotent(operation.pet, operation.request);
       case 'purgeExpiredIdempotencyKeys':
         return purge.run(operation.now).changes;
+      case 'probe':
+        probe.run(operation.now);
+        return undefined;
     }
   };
 }
