@@ -135,7 +135,14 @@ async function alternate(database, scenarios, store, context) {
     for (const scenario of scenarios) {
       for (let round = 1; round <= options.rounds; round += 1) {
         for (const target of running) {
-          const result = await measure({ target, scenario, apiKey: store.apiKey, ...options });
+          const { apiKey } = store;
+          const result = await measure({
+            target,
+            scenario,
+            apiKey,
+            ...options,
+            pinned: context.pinned,
+          });
           results.push({
             database,
             scenario: scenario.name,
