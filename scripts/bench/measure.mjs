@@ -1,0 +1,125 @@
+// One measured interval: autocannon in this process (pinned to the harness core) loads a
+// target while /proc tells what the target process spent.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import autocannon from 'autocannon';
+import { HARNESS_CORE, SERVER_CORE } from './processes.mjs';
+import { expectedStatuses } from './scenarios.mjs';
+
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, usually 100). */
+const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+
+/** The autocannon request for `scenario`, with our key unless the scenario is anonymous. */
+export function requestFor(scenario, apiKey) {
+  return {
+    method: scenario.method,
+    path: scenario.path,
+    headers: {
+      ...(scenario.anonymous ? {} : { authorization: `Bearer ${apiKey}` }),
+      ...(scenario.body ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(scenario.body ? { body: scenario.body } : {}),
+  };
+}
+
+/** Runs autocannon for `seconds`; each connection cycles through `requests`. */
+export function load({ port, requests, connections, seconds }) {
+  return autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections,
+    duration: seconds,
+    requests,
+  });
+}
+
+/**
+ * A warm-up (not reported: JIT, caches, connections), then the measured run. Peak RSS is
+ * reset just before it, so it is this run's peak. CPU per request is the server's utime +
+ * stime over the measured interval divided by the requests answered in it.
+ */
+export async function measure({ target, scenario, apiKey, connections, duration, warmUp, pinned }) {
+  const requests = [requestFor(scenario, apiKey)];
+  if (warmUp > 0) await load({ port: target.port, requests, connections, seconds: warmUp });
+  resetPeakRss(target.pid);
+  const cpuBefore = cpuSeconds(target.pid);
+  const harnessBefore = process.cpuUsage();
+  const coresBefore = coreTimes();
+  const startedAt = performance.now();
+  const result = await load({ port: target.port, requests, connections, seconds: duration });
+  const wallSeconds = (performance.now() - startedAt) / 1000;
+  const cpu = cpuSeconds(target.pid) - cpuBefore;
+  const { user, system } = process.cpuUsage(harnessBefore);
+  const harnessCpuShare = (user + system) / 1e6 / wallSeconds;
+  const coresBusy = busyShares(coresBefore, coreTimes());
+  const answered = result.requests.total;
+  return {
+    reqPerSec: answered / result.duration,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    cpuPerRequestUs: answered > 0 ? (cpu / answered) * 1e6 : null,
+    cpuShare: cpu / wallSeconds,
+    harnessCpuShare,
+    // What other processes took of the server's core and of the harness's core meanwhile.
+    othersOnServerCore: pinned ? coresBusy[SERVER_CORE] - cpu / wallSeconds : null,
+    othersOnHarnessCore: pinned ? coresBusy[HARNESS_CORE] - harnessCpuShare : null,
+    peakRssMiB: memory(target.pid).peakMiB,
+    requests: answered,
+    statuses: Object.fromEntries(
+      Object.entries(result.statusCodeStats).map(([status, { count }]) => [status, count]),
+    ),
+    unexpected: unexpectedAnswers(result, expectedStatuses(scenario, target.name)),
+    errors: result.errors + result.timeouts,
+    loadAverage: Number(loadavg()[0].toFixed(2)),
+  };
+}
+
+/** How many answers of an autocannon run had a status not in `expected`. */
+export function unexpectedAnswers(result, expected) {
+  return Object.entries(result.statusCodeStats)
+    .filter(([status]) => !expected.includes(Number(status)))
+    .reduce((sum, [, { count }]) => sum + count, 0);
+}
+
+/** CPU time the process has used so far, in seconds (utime + stime, /proc/<pid>/stat 14, 15). */
+export function cpuSeconds(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+}
+
+/** Per core: [busy, total] clock ticks since boot (/proc/stat; idle and iowait are not busy). */
+function coreTimes() {
+  return readFileSync('/proc/stat', 'utf8')
+    .split('\n')
+    .filter((line) => /^cpu\d+ /.test(line))
+    .map((line) => {
+      const [user, nice, system, idle, iowait, irq, softirq, steal] = line
+        .split(/\s+/)
+        .slice(1)
+        .map(Number);
+      const busy = user + nice + system + irq + softirq + steal;
+      return [busy, busy + idle + iowait];
+    });
+}
+
+/** Each core's busy share between two coreTimes() readings. */
+function busyShares(before, after) {
+  return after.map(([busy, total], core) => {
+    const elapsed = total - before[core][1];
+    return elapsed > 0 ? (busy - before[core][0]) / elapsed : null;
+  });
+}
+
+/** Resident and peak resident memory (VmRSS, VmHWM) of a process, in MiB. */
+export function memory(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const mib = (field) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) / 1024;
+  return { rssMiB: mib('VmRSS'), peakMiB: mib('VmHWM') };
+}
+
+/** Sets the process's VmHWM back to its current RSS (Linux ≥ 4.0: `5` to clear_refs). */
+export function resetPeakRss(pid) {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
+}

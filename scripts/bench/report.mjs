@@ -1,0 +1,190 @@
+// Medians over rounds, ratios of our server to each baseline, and the printed tables.
+import { scenarios } from './scenarios.mjs';
+import { targets } from './targets.mjs';
+
+/** What the team optimises for: list and create at least this many times the naive stack. */
+export const GOAL = { baseline: 'naive', scenarios: ['list-20', 'create'], ratio: 1.3 };
+
+export function median(values) {
+  const sorted = values.filter((v) => v !== null && Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return null;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/**
+ * One row per database, scenario and target: its rounds, their medians (peak RSS: the
+ * highest), the req/s spread ((max − min) / median), and for a baseline the ratios of our
+ * server to it, each the median of the per-round ratios (a round's targets ran back to back).
+ */
+export function summarise(measurements) {
+  const groups = new Map();
+  for (const m of measurements) {
+    const key = `${m.database}|${m.scenario}|${m.target}`;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(m);
+  }
+  const rows = [...groups.values()].map((rounds) => {
+    const { database, scenario, target } = rounds[0];
+    const pick = (field) => rounds.map((round) => round[field]);
+    const reqPerSec = median(pick('reqPerSec'));
+    return {
+      database,
+      scenario,
+      title: scenarios.find((s) => s.name === scenario).title,
+      target,
+      rounds: rounds.map(({ database: _d, scenario: _s, target: _t, ...round }) => round),
+      median: {
+        reqPerSec,
+        p50Ms: median(pick('p50Ms')),
+        p99Ms: median(pick('p99Ms')),
+        cpuPerRequestUs: median(pick('cpuPerRequestUs')),
+        cpuShare: median(pick('cpuShare')),
+        peakRssMiB: Math.max(...pick('peakRssMiB')),
+        harnessCpuShare: median(pick('harnessCpuShare')),
+        othersOnServerCore: median(pick('othersOnServerCore')),
+        othersOnHarnessCore: median(pick('othersOnHarnessCore')),
+      },
+      spread: (Math.max(...pick('reqPerSec')) - Math.min(...pick('reqPerSec'))) / reqPerSec,
+      unexpected: pick('unexpected').reduce((a, b) => a + b, 0),
+      errors: pick('errors').reduce((a, b) => a + b, 0),
+      vsOurs: null,
+    };
+  });
+  for (const row of rows) {
+    const ours = rows.find(
+      (r) => r.database === row.database && r.scenario === row.scenario && r.target === 'ours',
+    );
+    if (!ours || row === ours) continue;
+    const perRound = (ratio) =>
+      median(row.rounds.map((round, i) => (ours.rounds[i] ? ratio(ours.rounds[i], round) : null)));
+    row.vsOurs = {
+      reqPerSec: perRound((o, b) => o.reqPerSec / b.reqPerSec),
+      requestsPerCpuSecond: perRound((o, b) => b.cpuPerRequestUs / o.cpuPerRequestUs),
+    };
+  }
+  return rows;
+}
+
+/**
+ * Below this share of a core, a target was not the bottleneck of its own run: it waited on
+ * the disk, the database, the load generator or other processes, and its req/s understates it.
+ */
+export const CPU_BOUND = 0.9;
+
+/**
+ * The goal per database and scenario: both ratios of ours to the naive stack. `met` is true
+ * when both reach the goal, false when neither does, null when they disagree (then look at
+ * which side was not CPU-bound).
+ */
+export function goal(rows) {
+  return rows
+    .filter((row) => row.target === GOAL.baseline && GOAL.scenarios.includes(row.scenario))
+    .filter((row) => row.vsOurs !== null)
+    .map((row) => {
+      const ours = rows.find(
+        (r) => r.database === row.database && r.scenario === row.scenario && r.target === 'ours',
+      );
+      const reached = [row.vsOurs.reqPerSec, row.vsOurs.requestsPerCpuSecond].map(
+        (ratio) => ratio >= GOAL.ratio,
+      );
+      return {
+        database: row.database,
+        scenario: row.scenario,
+        ratio: row.vsOurs.reqPerSec,
+        cpuRatio: row.vsOurs.requestsPerCpuSecond,
+        cpuShare: { ours: ours.median.cpuShare, naive: row.median.cpuShare },
+        met: reached[0] === reached[1] ? reached[0] : null,
+      };
+    });
+}
+
+const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const num = (value, digits = 0) =>
+  value === null || !Number.isFinite(value)
+    ? 'n/a'
+    : digits === 0
+      ? whole.format(value)
+      : value.toFixed(digits);
+const times = (ratio) => (ratio === null ? '—' : `${ratio.toFixed(2)}×`);
+
+/** The whole report as Markdown-ready text. */
+export function formatReport(report) {
+  const { meta, startup, rows, soaks } = report;
+  const ours =
+    `ours: NODE_ENV=production, LOG_LEVEL=${meta.logLevel} to a file, in-memory rate limits` +
+    (meta.poolSize === undefined ? '' : `, DATABASE_POOL_SIZE=${meta.poolSize}`);
+  const load =
+    meta.soak > 0
+      ? `${meta.warmUp} s warm-up, then a ${meta.soak} s soak`
+      : `${meta.warmUp} s warm-up + ${meta.duration} s measured per target and scenario, ` +
+        `${meta.rounds} alternating round(s), medians`;
+  const lines = [
+    '',
+    `Pet Store benchmark — node ${meta.node}, ${meta.cores} cores, ${meta.pinning}; ` +
+      `load average ${meta.loadAverage.start.join(' ')} at start, ${meta.loadAverage.end.join(' ')} at end`,
+    `${meta.connections} connections; ${load}; ${ours}`,
+  ];
+  if (startup.length > 0) {
+    lines.push('', '| Start-up (spawn → ready) | Database | ready when | median | runs |');
+    lines.push('| --- | --- | --- | ---: | --- |');
+    for (const s of startup) {
+      const when = s.readiness === 'log' ? '"listening" logged' : 'GET /healthz answers';
+      const runs = s.runsMs.map((ms) => num(ms)).join(', ');
+      lines.push(
+        `| ${targets[s.target].title} | ${s.database} | ${when} | ${num(s.medianMs)} ms | ${runs} |`,
+      );
+    }
+  }
+  if (rows.length > 0) {
+    lines.push(
+      '',
+      '| Database | Scenario | Target | req/s | spread | p50 | p99 | server CPU | CPU/req | peak RSS | ours ÷ target (req/s) | ours ÷ target (req/CPU-s) |',
+      '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    );
+    for (const row of rows) {
+      const m = row.median;
+      const flag = row.unexpected + row.errors > 0 ? ` ⚠ ${row.unexpected + row.errors} bad` : '';
+      lines.push(
+        `| ${row.database} | ${row.title} | ${targets[row.target].title}${flag} | ${num(m.reqPerSec)} | ` +
+          `${num(row.spread * 100)} % | ${num(m.p50Ms)} ms | ${num(m.p99Ms)} ms | ${num(m.cpuShare * 100)} % | ` +
+          `${num(m.cpuPerRequestUs)} µs | ` +
+          `${num(m.peakRssMiB)} MiB | ${times(row.vsOurs?.reqPerSec ?? null)} | ${times(row.vsOurs?.requestsPerCpuSecond ?? null)} |`,
+      );
+    }
+  }
+  if (rows.length > 0) {
+    const all = (field) => median(rows.map((row) => row.median[field]));
+    const others = meta.pinned
+      ? ` Other processes took a median ${num(all('othersOnServerCore') * 100)} % of the server's core and ` +
+        `${num(all('othersOnHarnessCore') * 100)} % of the harness's core (the harness itself: ` +
+        `${num(all('harnessCpuShare') * 100)} %).`
+      : '';
+    lines.push(
+      '',
+      `Server CPU below ${CPU_BOUND * 100} %: the target was not the bottleneck of its run (it waited on the disk, ` +
+        'the database, the load generator or other processes) and its req/s understates it; req/CPU-s compares ' +
+        `what each request costs.${others}`,
+    );
+  }
+  if (report.goal.length > 0) lines.push('');
+  for (const g of report.goal) {
+    const verdict = g.met === null ? 'the two ratios disagree' : g.met ? 'met' : 'not met';
+    const notBound = Object.entries(g.cpuShare)
+      .filter(([, share]) => share < CPU_BOUND)
+      .map(([name, share]) => `${name} at ${num(share * 100)} % CPU`);
+    lines.push(
+      `Goal ${g.database} ${g.scenario}: ours ÷ naive = ${times(g.ratio)} req/s, ${times(g.cpuRatio)} req/CPU-s ` +
+        `(goal ≥ ${GOAL.ratio}×: ${verdict})${notBound.length ? `; not CPU-bound: ${notBound.join(', ')}` : ''}`,
+    );
+  }
+  for (const s of soaks) {
+    lines.push(
+      '',
+      `Soak ${s.database}: ${s.seconds} s of ${s.mix.join('/')}, ${num(s.reqPerSec)} req/s, p99 ${num(s.p99Ms)} ms; ` +
+        `RSS first ${num(s.firstMiB)} MiB, last ${num(s.lastMiB)} MiB, peak ${num(s.peakMiB)} MiB; ` +
+        `slope ${num(s.slopeMiBPerMin, 2)} MiB/min (second half ${num(s.secondHalfSlopeMiBPerMin, 2)} MiB/min)`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,211 @@
+// The benchmark run: per database, start-up times, then every selected scenario in
+// alternating rounds over every selected target (or, with --soak, the soak), then the report.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { NORMAL_PETS, SCALE_PETS } from './dataset.mjs';
+import { openStore } from './database.mjs';
+import { undoLater, undoOnSignal } from './cleanup.mjs';
+import { BenchError } from './errors.mjs';
+import { measure } from './measure.mjs';
+import { HARNESS_CORE, SERVER_CORE, startProcess } from './processes.mjs';
+import { formatReport, goal, median, summarise } from './report.mjs';
+import { soak } from './soak.mjs';
+import { targets } from './targets.mjs';
+import { verify } from './verify.mjs';
+
+const run = promisify(execFile);
+
+/**
+ * Runs the benchmark as `options` says (see scripts/bench.mjs), prints the report and writes
+ * it as JSON when asked. Resolves to the report.
+ */
+export async function runBench(options) {
+  // Read before pinning: afterwards this process sees only its own core.
+  const cores = availableParallelism();
+  const pinned = cores >= 2 && (await commandExists('taskset'));
+  // -a: every thread of this process (libuv and V8 threads too); threads made later inherit it.
+  if (pinned) await run('taskset', ['-a', '-cp', String(HARNESS_CORE), String(process.pid)]);
+  const report = {
+    meta: {
+      date: new Date().toISOString(),
+      node: process.version,
+      cores,
+      pinned,
+      pinning: pinned
+        ? `server on core ${SERVER_CORE}, harness and autocannon on core ${HARNESS_CORE}`
+        : 'not pinned (needs 2 cores and taskset): expect noisier numbers',
+      loadAverage: { start: loadAverage(), end: null },
+      ...options,
+      scenarios: options.scenarios.map((scenario) => scenario.name),
+    },
+    startup: [],
+    rows: [],
+    goal: [],
+    soaks: [],
+  };
+  undoOnSignal(progress);
+  const dir = mkdtempSync(path.join(tmpdir(), 'petstore-bench-'));
+  const removeDir = undoLater(() => rmSync(dir, { recursive: true, force: true }));
+  const context = { options, pinned, dir };
+  const measurements = [];
+  try {
+    for (const database of options.databases) {
+      if (options.soak > 0) {
+        report.soaks.push(await soakOn(database, context));
+      } else {
+        const { startup, results } = await benchOn(database, context);
+        report.startup.push(...startup);
+        measurements.push(...results);
+      }
+    }
+  } finally {
+    await removeDir();
+  }
+  report.meta.loadAverage.end = loadAverage();
+  report.rows = summarise(measurements);
+  report.goal = goal(report.rows);
+  console.log(formatReport(report));
+  if (options.json) writeFileSync(options.json, `${JSON.stringify(report, null, 2)}\n`);
+  const bad = report.rows.filter((row) => row.unexpected + row.errors > 0);
+  const badSoak = report.soaks.filter((s) => s.unexpected + s.errors > 0);
+  if (bad.length + badSoak.length > 0) {
+    throw new BenchError(
+      'some requests failed or got an unexpected status: not a clean measurement',
+    );
+  }
+  return report;
+}
+
+/** Start-up times, then the scenarios of each data set in alternating rounds. */
+async function benchOn(database, context) {
+  const { options } = context;
+  const stores = [];
+  const storeFor = async (pets) => {
+    const found = stores.find((store) => store.pets === pets);
+    if (found) return found;
+    const openedAt = performance.now();
+    const store = await openStore(database, { pets, dir: context.dir, name: `pets-${pets}` });
+    progress(
+      `[${database}] ${store.name}: ${pets} pets and a key in ${Math.round(performance.now() - openedAt)} ms`,
+    );
+    stores.push({ ...store, pets });
+    return stores.at(-1);
+  };
+  try {
+    const startup = [];
+    const normal = await storeFor(NORMAL_PETS);
+    for (const target of options.targets) {
+      const runsMs = [];
+      let readiness;
+      for (let i = 0; i < options.starts; i += 1) {
+        const started = await start(target, { store: normal, pets: NORMAL_PETS }, context);
+        runsMs.push(started.startupMs);
+        readiness = started.readiness;
+        await started.stop();
+      }
+      startup.push({ database, target, readiness, runsMs, medianMs: median(runsMs) });
+      progress(`[${database}] start-up ${target}: ${runsMs.map(Math.round).join(', ')} ms`);
+    }
+    const results = [];
+    for (const pets of [NORMAL_PETS, SCALE_PETS]) {
+      const selected = options.scenarios.filter((scenario) => scenario.pets === pets);
+      if (selected.length === 0) continue;
+      const store = await storeFor(pets);
+      results.push(...(await alternate(database, selected, store, context)));
+    }
+    return { startup, results };
+  } finally {
+    for (const store of stores) await store.drop();
+  }
+}
+
+/** Every target up at once, checked, then per scenario: round after round, target after target. */
+async function alternate(database, scenarios, store, context) {
+  const { options } = context;
+  const running = [];
+  try {
+    for (const target of options.targets) {
+      running.push(await start(target, { store, pets: store.pets }, context));
+    }
+    await verify(running, scenarios, store.apiKey);
+    const results = [];
+    for (const scenario of scenarios) {
+      for (let round = 1; round <= options.rounds; round += 1) {
+        for (const target of running) {
+          const { apiKey } = store;
+          const result = await measure({
+            target,
+            scenario,
+            apiKey,
+            ...options,
+            pinned: context.pinned,
+          });
+          results.push({
+            database,
+            scenario: scenario.name,
+            target: target.name,
+            round,
+            ...result,
+          });
+          progress(
+            `[${database}] ${scenario.name} round ${round}/${options.rounds} ${target.name}: ` +
+              `${Math.round(result.reqPerSec)} req/s, p99 ${result.p99Ms} ms`,
+          );
+        }
+      }
+    }
+    return results;
+  } finally {
+    for (const target of running) await target.stop();
+  }
+}
+
+async function soakOn(database, context) {
+  const { options } = context;
+  const store = await openStore(database, { pets: NORMAL_PETS, dir: context.dir, name: 'soak' });
+  try {
+    const target = await start('ours', { store, pets: NORMAL_PETS }, context);
+    try {
+      progress(`[${database}] soak: ${options.soak} s`);
+      const result = await soak({
+        target,
+        apiKey: store.apiKey,
+        ...options,
+        seconds: options.soak,
+      });
+      return { database, ...result };
+    } finally {
+      await target.stop();
+    }
+  } finally {
+    await store.drop();
+  }
+}
+
+let launches = 0;
+
+async function start(name, data, { options, pinned, dir }) {
+  const launch = targets[name].launch({ ...data, ...options });
+  launches += 1;
+  const logFile = path.join(dir, `${launches}-${name}.log`);
+  const started = await startProcess({ name, ...launch, logFile, pinned });
+  return { ...started, readiness: launch.readiness };
+}
+
+function loadAverage() {
+  return loadavg().map((value) => Number(value.toFixed(2)));
+}
+
+function progress(line) {
+  process.stderr.write(`${line}\n`);
+}
+
+async function commandExists(name) {
+  return run('sh', ['-c', `command -v ${name}`]).then(
+    () => true,
+    () => false,
+  );
+}

@@ -1,0 +1,78 @@
+// What the benchmark measures: one entry per request shape, each served by every target.
+import { NORMAL_PETS, SCALE_PETS, cursorAfter } from './dataset.mjs';
+
+/** A late id deep into the cursor chain of the scale data set. */
+const DEEP_ID = 900_000;
+const deep = cursorAfter(DEEP_ID);
+
+/** A read every target answers 200 with our server's body (and, for pages, Link header). */
+function read(name, pets, path, same, title = path) {
+  const scale = pets === SCALE_PETS ? ' (1M pets)' : '';
+  const expected = { ours: [200], baseline: [200] };
+  return { name, title: `GET ${title}${scale}`, pets, method: 'GET', path, expected, same };
+}
+
+const page = ['body', 'link'];
+
+/**
+ * `pets`: how many pets the targets hold while it runs (the scale scenarios get their own
+ * store). `expected`: the statuses a correct answer has, per target kind. `same`: what of our
+ * server's answer every target must send too (checked before measuring): the body, the Link
+ * header (the next page; getPet's deprecation links are ours alone).
+ * Order matters within a data set: `create` adds pets, so it runs after the reads.
+ */
+export const scenarios = [
+  read('list-20', NORMAL_PETS, '/v1/pets?limit=20', page),
+  read('list-100-available', NORMAL_PETS, '/v1/pets?limit=100&status=available', page),
+  read('get', NORMAL_PETS, '/v1/pets/500', ['body']),
+  {
+    // Our server counts anonymous callers per address (60 a minute) before it checks the key,
+    // so from one address it answers 401 until that limit binds, then 429 rate_limited.
+    name: 'no-auth',
+    title: 'GET /v1/pets without Authorization',
+    pets: NORMAL_PETS,
+    method: 'GET',
+    path: '/v1/pets',
+    anonymous: true,
+    expected: { ours: [401, 429], baseline: [401] },
+    same: [],
+  },
+  {
+    name: 'create',
+    title: 'POST /v1/pets',
+    pets: NORMAL_PETS,
+    method: 'POST',
+    path: '/v1/pets',
+    body: JSON.stringify({ name: 'Bench', categoryId: 1, status: 'available' }),
+    expected: { ours: [201], baseline: [201] },
+    same: [],
+  },
+  read('scale-first', SCALE_PETS, '/v1/pets?limit=20', page),
+  read('scale-first-available', SCALE_PETS, '/v1/pets?limit=20&status=available', page),
+  read(
+    'scale-deep',
+    SCALE_PETS,
+    `/v1/pets?limit=20&cursor=${deep}`,
+    page,
+    `/v1/pets?limit=20&cursor=(after id ${DEEP_ID})`,
+  ),
+  read(
+    'scale-deep-available',
+    SCALE_PETS,
+    `/v1/pets?limit=20&status=available&cursor=${deep}`,
+    page,
+    `/v1/pets?limit=20&status=available&cursor=(after id ${DEEP_ID})`,
+  ),
+];
+
+export const scenarioNames = scenarios.map((scenario) => scenario.name);
+
+/** The soak's mixed load: each connection cycles list, get, create. */
+export const soakMix = ['list-20', 'get', 'create'].map((name) =>
+  scenarios.find((scenario) => scenario.name === name),
+);
+
+/** The statuses a correct answer of `target` to `scenario` may have. */
+export function expectedStatuses(scenario, target) {
+  return target === 'ours' ? scenario.expected.ours : scenario.expected.baseline;
+}

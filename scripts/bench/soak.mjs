@@ -1,0 +1,63 @@
+// The soak: a long mixed load on our server while its RSS is sampled, to show memory levels
+// off instead of growing.
+import { load, memory, requestFor, resetPeakRss, unexpectedAnswers } from './measure.mjs';
+import { soakMix } from './scenarios.mjs';
+
+/**
+ * After a warm-up of the same mix, `seconds` of it while RSS is sampled every 5 s (every
+ * second in soaks under a minute). The slope of the second half shows whether memory levels off.
+ */
+export async function soak({ target, apiKey, connections, seconds, warmUp }) {
+  const requests = soakMix.map((scenario) => requestFor(scenario, apiKey));
+  if (warmUp > 0) await load({ port: target.port, requests, connections, seconds: warmUp });
+  const everyMs = seconds >= 60 ? 5_000 : 1_000;
+  resetPeakRss(target.pid);
+  const startedAt = performance.now();
+  const samples = [];
+  const sample = () =>
+    samples.push({
+      seconds: (performance.now() - startedAt) / 1000,
+      rssMiB: memory(target.pid).rssMiB,
+    });
+  sample();
+  const timer = setInterval(sample, everyMs);
+  let result;
+  try {
+    result = await load({ port: target.port, requests, connections, seconds });
+  } finally {
+    clearInterval(timer);
+  }
+  sample();
+  return {
+    seconds,
+    mix: soakMix.map((scenario) => scenario.name),
+    reqPerSec: result.requests.total / result.duration,
+    p99Ms: result.latency.p99,
+    unexpected: unexpectedAnswers(
+      result,
+      soakMix.flatMap((scenario) => scenario.expected.ours),
+    ),
+    errors: result.errors + result.timeouts,
+    firstMiB: samples[0].rssMiB,
+    lastMiB: samples.at(-1).rssMiB,
+    peakMiB: memory(target.pid).peakMiB,
+    slopeMiBPerMin: slope(samples),
+    secondHalfSlopeMiBPerMin: slope(samples.filter((s) => s.seconds >= seconds / 2)),
+    samples,
+  };
+}
+
+/** Least-squares slope of RSS over time, in MiB per minute (null with under two samples). */
+export function slope(samples) {
+  if (samples.length < 2) return null;
+  const n = samples.length;
+  const meanT = samples.reduce((sum, s) => sum + s.seconds, 0) / n;
+  const meanR = samples.reduce((sum, s) => sum + s.rssMiB, 0) / n;
+  let covariance = 0;
+  let variance = 0;
+  for (const { seconds, rssMiB } of samples) {
+    covariance += (seconds - meanT) * (rssMiB - meanR);
+    variance += (seconds - meanT) ** 2;
+  }
+  return variance === 0 ? null : (covariance / variance) * 60;
+}

@@ -1,0 +1,53 @@
+// The servers the benchmark compares: ours, and three baselines answering from memory.
+import path from 'node:path';
+import { baselinesDir, mainJs, serverDir } from './paths.mjs';
+
+/** Log levels at which our server writes its `"msg":"listening"` line. */
+const levelsShowingInfo = new Set(['info', 'debug', 'trace']);
+
+/**
+ * Each target: a title for the report and how to run it for a data set — `store` is our
+ * store (`{ url }`), `pets` how many pets the baselines hold. Our server runs as `npm start`
+ * runs it: the built dist/main.js, NODE_ENV=production, in-memory rate limits (no REDIS_URL),
+ * its JSON log written to a file.
+ */
+export const targets = {
+  ours: {
+    title: 'ours',
+    launch: ({ store, logLevel, poolSize }) => ({
+      args: [mainJs],
+      cwd: serverDir,
+      env: {
+        NODE_ENV: 'production',
+        HOST: '127.0.0.1',
+        DATABASE_URL: store.url,
+        LOG_LEVEL: logLevel,
+        ...(poolSize === undefined ? {} : { DATABASE_POOL_SIZE: String(poolSize) }),
+      },
+      readiness: levelsShowingInfo.has(logLevel) ? 'log' : 'healthz',
+    }),
+  },
+  'node-http': {
+    title: 'bare node:http',
+    launch: ({ pets }) => baseline('node-http.mjs', pets),
+  },
+  express: {
+    title: 'bare Express 5',
+    launch: ({ pets }) => baseline('express.mjs', pets),
+  },
+  naive: {
+    title: 'Express 5 + validator',
+    launch: ({ pets }) => baseline('express-validator.mjs', pets),
+  },
+};
+
+export const targetNames = Object.keys(targets);
+
+function baseline(file, pets) {
+  return {
+    args: [path.join(baselinesDir, file)],
+    cwd: baselinesDir,
+    env: { NODE_ENV: 'production', PETS: String(pets) },
+    readiness: 'log',
+  };
+}

@@ -1,0 +1,157 @@
+// Keeps `npm run bench` working: each case runs the harness for real on the shortest settings
+// and checks the shape of its JSON report. Timing figures are only checked to be numbers.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { root, serverRequire } from '../bench/paths.mjs';
+
+const run = promisify(execFile);
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+const short = ['--duration', '1', '--warm-up', '0', '--rounds', '1', '--starts', '1'];
+let scratch = '';
+
+beforeAll(async () => {
+  // The harness runs the built server, as `npm run bench` builds it first.
+  await run(process.execPath, [tsc, '--build', path.join(root, 'packages/server')], { cwd: root });
+  scratch = await mkdtemp(path.join(os.tmpdir(), 'petstore-bench-test-'));
+}, 120_000);
+afterAll(() => rm(scratch, { recursive: true, force: true }));
+
+/** Runs scripts/bench.mjs (it fails on any unexpected answer); its JSON report and stderr. */
+async function bench(name, args) {
+  const json = path.join(scratch, `${name}.json`);
+  const { stderr } = await run(
+    process.execPath,
+    [path.join(root, 'scripts/bench.mjs'), ...args, '--json', json],
+    { cwd: root, env: { ...process.env, REDOCLY_TELEMETRY: 'off' } },
+  );
+  return { report: JSON.parse(await readFile(json, 'utf8')), stderr };
+}
+
+/** A row's medians; the other processes' share of each core is known only when pinned. */
+const figures = (pinned) => ({
+  reqPerSec: expect.any(Number),
+  p50Ms: expect.any(Number),
+  p99Ms: expect.any(Number),
+  cpuPerRequestUs: expect.any(Number),
+  cpuShare: expect.any(Number),
+  peakRssMiB: expect.any(Number),
+  harnessCpuShare: expect.any(Number),
+  othersOnServerCore: pinned ? expect.any(Number) : null,
+  othersOnHarnessCore: pinned ? expect.any(Number) : null,
+});
+
+describe('npm run bench', () => {
+  it('reports our server beside the naive stack: start-up, medians, ratios and the goal', async () => {
+    const { report } = await bench('sqlite', [
+      ...short,
+      ...['--scenarios', 'list-20', '--targets', 'naive,ours'],
+    ]);
+    expect(report.meta).toMatchObject({
+      node: process.version,
+      databases: ['sqlite'],
+      scenarios: ['list-20'],
+      targets: ['ours', 'naive'],
+      rounds: 1,
+      logLevel: 'info',
+    });
+    expect(report.startup).toEqual(
+      ['ours', 'naive'].map((target) => ({
+        database: 'sqlite',
+        target,
+        readiness: 'log', // the "listening" line, logged at info once migrated and warmed up
+        runsMs: [expect.any(Number)],
+        medianMs: expect.any(Number),
+      })),
+    );
+    expect(
+      report.rows.map((row) => [row.scenario, row.target, row.unexpected, row.errors]),
+    ).toEqual([
+      ['list-20', 'ours', 0, 0],
+      ['list-20', 'naive', 0, 0],
+    ]);
+    for (const row of report.rows) {
+      expect(row.median).toEqual(figures(report.meta.pinned));
+      expect(row.rounds).toEqual([
+        expect.objectContaining({ round: 1, statuses: { 200: expect.any(Number) } }),
+      ]);
+    }
+    expect(report.rows[0].vsOurs).toBeNull();
+    expect(report.rows[1].vsOurs).toEqual({
+      reqPerSec: expect.any(Number),
+      requestsPerCpuSecond: expect.any(Number),
+    });
+    expect(report.goal).toEqual([
+      {
+        database: 'sqlite',
+        scenario: 'list-20',
+        ratio: expect.any(Number),
+        cpuRatio: expect.any(Number),
+        cpuShare: { ours: expect.any(Number), naive: expect.any(Number) },
+        met: expect.toBeOneOf([true, false, null]), // null: the two ratios disagree
+      },
+    ]);
+  });
+
+  it('seeds 1,000,000 pets into a scratch PostgreSQL database the baselines match, then drops it', async () => {
+    const { report, stderr } = await bench('postgres', [
+      ...short,
+      ...[
+        '--database',
+        'postgres',
+        '--scenarios',
+        'scale-deep-available',
+        '--targets',
+        'ours,express',
+      ],
+    ]);
+    // The run checked, before measuring, that the baseline's page equals ours.
+    expect(report.rows.map((row) => [row.database, row.scenario, row.target])).toEqual([
+      ['postgres', 'scale-deep-available', 'ours'],
+      ['postgres', 'scale-deep-available', 'express'],
+    ]);
+    const scratchDatabases = [...stderr.matchAll(/\] (petstore_bench_[0-9a-f]+):/g)].map(
+      (m) => m[1],
+    );
+    expect(scratchDatabases).toHaveLength(2); // 1,000 pets for start-up, 1,000,000 for the scenario
+    const pg = serverRequire('pg');
+    const client = new pg.Client({
+      connectionString:
+        process.env.TEST_DATABASE_URL ??
+        'postgres://petstore:petstore@127.0.0.1:5432/petstore_test',
+    });
+    await client.connect();
+    try {
+      const { rows } = await client.query(
+        'select datname from pg_database where datname = any($1)',
+        [scratchDatabases],
+      );
+      expect(rows).toEqual([]);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('soaks our server under mixed load and reports its RSS samples and slope', async () => {
+    const { report } = await bench('soak', ['--soak', '2', '--warm-up', '0']);
+    expect(report.rows).toEqual([]);
+    expect(report.soaks).toEqual([
+      expect.objectContaining({
+        database: 'sqlite',
+        seconds: 2,
+        mix: ['list-20', 'get', 'create'],
+        unexpected: 0,
+        errors: 0,
+        firstMiB: expect.any(Number),
+        lastMiB: expect.any(Number),
+        peakMiB: expect.any(Number),
+        slopeMiBPerMin: expect.any(Number),
+      }),
+    ]);
+    expect(report.soaks[0].samples.length).toBeGreaterThanOrEqual(3);
+  });
+});
