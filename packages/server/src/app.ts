@@ -92,7 +92,7 @@ export function createApp({
   if (config.metricsToken !== undefined) app.use(metricsRoute(metrics, config.metricsToken));
 
   app.use('/v1/pets', getPetDeprecation());
-  app.use(identifyCaller({ keys: storage.keys, anonymousQuota }));
+  app.use(identifyCaller({ keys: storage.keys, clock, anonymousQuota }));
   app.use(
     rateLimit({
       limiter,

@@ -20,5 +20,18 @@ export const redactedPaths = ['req.headers.authorization', 'req.headers.cookie']
  */
 export function createLogger(level: LogLevel, destination?: pino.DestinationStream): Logger {
   const options = { level, redact: { paths: redactedPaths, censor: '[redacted]' } };
-  return destination ? pino(options, destination) : pino(options);
+  if (destination) return pino(options, destination);
+  return level === 'silent' ? pino(options) : pino(options, stdout());
+}
+
+/**
+ * Standard output written asynchronously (pino's sonic-boom): a log line costs the request a
+ * buffer append, not a blocking write; lines that come while a write is under way go out
+ * together with the next. Nothing waits for more to arrive, so a line is out within a write.
+ * What is still buffered when the process exits is written synchronously then.
+ */
+function stdout(): pino.DestinationStream {
+  const destination = pino.destination({ dest: 1, sync: false });
+  process.once('exit', () => destination.flushSync());
+  return destination;
 }

@@ -1,12 +1,16 @@
 import type { RequestHandler } from 'express';
-import { type ApiKeyRecord, quotaOf, type Quota } from '../domain.js';
+import type { Clock } from '../clock.js';
+import { quotaOf, type Quota } from '../domain.js';
 import { hashApiKey, isWellFormedApiKey } from '../keys/index.js';
 import type { ApiKeyRepository } from '../storage/index.js';
 import { bearerToken } from './bearer-token.js';
+import { KeyCache } from './key-cache.js';
 import type { Caller } from './caller.js';
 
 export interface IdentifyCallerOptions {
-  keys: Pick<ApiKeyRepository, 'findActiveByHash'>;
+  keys: Pick<ApiKeyRepository, 'findActiveByHash' | 'revision'>;
+  /** Reads the time for the key cache (and a rotated key's grace period). */
+  clock: Clock;
   /** The quota of callers without a valid key, counted per client address. */
   anonymousQuota: Quota;
 }
@@ -17,7 +21,12 @@ export interface IdentifyCallerOptions {
  * unknown or revoked) counted by client address (`req.ip`, so `trust proxy` applies). It never
  * rejects: the rate limiter counts every caller first, then `requireCaller` answers 401.
  */
-export function identifyCaller({ keys, anonymousQuota }: IdentifyCallerOptions): RequestHandler {
+export function identifyCaller({
+  keys,
+  clock,
+  anonymousQuota,
+}: IdentifyCallerOptions): RequestHandler {
+  const cache = new KeyCache();
   return async (req, res, next) => {
     const header = req.headers.authorization;
     const anonymous = (credential: 'none' | 'invalid', lookupError?: unknown): Caller => ({
@@ -32,12 +41,17 @@ export function identifyCaller({ keys, anonymousQuota }: IdentifyCallerOptions):
       res.locals.caller = anonymous(header === undefined ? 'none' : 'invalid');
       return next();
     }
-    let key: ApiKeyRecord | undefined;
-    try {
-      key = await keys.findActiveByHash(hashApiKey(token));
-    } catch (error) {
-      res.locals.caller = anonymous('invalid', error);
-      return next();
+    const now = clock.now();
+    const revision = keys.revision();
+    let key = cache.get(token, revision, now);
+    if (key === undefined) {
+      try {
+        key = await keys.findActiveByHash(hashApiKey(token));
+      } catch (error) {
+        res.locals.caller = anonymous('invalid', error);
+        return next();
+      }
+      if (key) cache.set(token, key, revision, now);
     }
     res.locals.caller = key
       ? { kind: 'key', key, subject: { kind: 'key', keyId: key.id }, quota: quotaOf(key) }

@@ -6,5 +6,6 @@
 export { bearerToken } from './bearer-token.js';
 export type { AnonymousCaller, Caller, KeyCaller } from './caller.js';
 export { identifyCaller, type IdentifyCallerOptions } from './identify-caller.js';
+export { KeyCache, type KeyCacheOptions } from './key-cache.js';
 export { bearerChallenge, REALM, requireCaller, unauthorized } from './require-caller.js';
 export { bearerAuth } from './security-handler.js';

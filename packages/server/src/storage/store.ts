@@ -91,6 +91,12 @@ export type KeyRotation =
  * instant compared with the adapter's clock. Every "active" below means so at the clock's time.
  */
 export interface ApiKeyRepository {
+  /**
+   * A number that changes whenever any key may have changed (created, revoked, rotated), from
+   * any process; undefined when that cannot be known right now. A cache of lookups keyed on it
+   * forgets a revocation at once.
+   */
+  revision(): number | undefined;
   create(key: NewApiKey): Promise<ApiKeyRecord>;
   /** The key with this hash if it is active. */
   findActiveByHash(hash: string): Promise<ApiKeyRecord | undefined>;

@@ -3,6 +3,7 @@ import { middleware as openApiValidatorMiddleware } from 'express-openapi-valida
 import { bearerAuth, unauthorized } from '../caller/index.js';
 import { loadDescription } from '../contract.js';
 import { ApiError, type ErrorTranslator } from '../errors/index.js';
+import { memoizeRoutePatterns } from './route-patterns.js';
 
 export interface OpenApiValidationOptions {
   /** Also check every JSON response against the contract (a mismatch becomes a 500). */
@@ -19,6 +20,7 @@ export interface OpenApiValidationOptions {
 export function openApiValidation({
   validateResponses,
 }: OpenApiValidationOptions): RequestHandler[] {
+  memoizeRoutePatterns();
   return openApiValidatorMiddleware({
     apiSpec: withHeadOperations(loadDescription()) as never,
     // The bundle is linted and validated against the OpenAPI 3.1 schema in CI (packages/types).

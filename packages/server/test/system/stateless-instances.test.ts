@@ -137,11 +137,19 @@ describe('two server instances on one PostgreSQL database and one Redis', () => 
 
     expect(await one.storage.keys.revoke(key.id)).toBe(true);
 
-    for (const instance of [one, two]) {
-      const response = await call(instance, '/v1/pets?limit=1', {}, key.raw);
-      expect(response.status).toBe(401);
-      expect(await response.json()).toMatchObject({ code: 'unauthorized', status: 401 });
+    // The instance that revoked forgets its cached lookup at once.
+    const here = await call(one, '/v1/pets?limit=1', {}, key.raw);
+    expect(here.status).toBe(401);
+    expect(await here.json()).toMatchObject({ code: 'unauthorized', status: 401 });
+    // The other learns it by PostgreSQL NOTIFY, delivered at the revocation's commit: within a
+    // few milliseconds, so poll with a deadline rather than sleep.
+    const deadline = Date.now() + 5_000;
+    let there = await call(two, '/v1/pets?limit=1', {}, key.raw);
+    while (there.status === 200 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      there = await call(two, '/v1/pets?limit=1', {}, key.raw);
     }
+    expect(there.status).toBe(401);
   });
 
   it('enforces one limit across both: 60 of 100 concurrent requests of a Free key pass', async () => {

@@ -71,6 +71,22 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       create unique index api_keys_replaces_id on api_keys (replaces_id);
     `,
   },
+  {
+    version: 4,
+    description: 'notify api key changes',
+    sql: `
+      -- Every change of api_keys, from any process, notifies channel petstore_api_keys at
+      -- commit, so every server's cache of key lookups forgets what it holds at once.
+      create function petstore_notify_api_keys() returns trigger language plpgsql as $$
+      begin
+        perform pg_notify('petstore_api_keys', '');
+        return null;
+      end;
+      $$;
+      create trigger api_keys_changed after insert or update or delete on api_keys
+        for each statement execute function petstore_notify_api_keys();
+    `,
+  },
 ];
 
 /**

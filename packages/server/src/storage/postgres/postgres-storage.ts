@@ -28,6 +28,7 @@ import type {
   ReplacementKey,
   Storage,
 } from '../store.js';
+import { type KeyChanges, listenForKeyChanges } from './key-changes.js';
 import { migratePostgres } from './migrations.js';
 
 /** How to reach PostgreSQL and what the adapter needs besides. */
@@ -99,23 +100,27 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     await pool.end();
     throw error;
   }
-  return postgresStorage(pool, options.clock ?? systemClock);
+  const keyChanges = listenForKeyChanges(options.connectionString, (error) =>
+    options.onIdleConnectionError?.(error),
+  );
+  return postgresStorage(pool, options.clock ?? systemClock, keyChanges);
 }
 
 /**
  * The store over one pool. Its parts are plain objects of functions (so decorators can spread
  * them); queries are named statements, which each connection prepares once, then reuses.
  */
-function postgresStorage(pool: pg.Pool, clock: Clock): Storage {
+function postgresStorage(pool: pg.Pool, clock: Clock, keyChanges: KeyChanges): Storage {
   let closed = false;
   return {
     pets: postgresPets(pool),
-    keys: postgresKeys(pool, clock),
+    keys: postgresKeys(pool, clock, keyChanges),
     ping: () => run(async () => void (await pool.query('select 1'))),
     async close() {
       // pg throws when a pool is ended twice; closing is idempotent here (shutdown paths overlap).
       if (closed) return;
       closed = true;
+      await keyChanges.close();
       await pool.end();
     },
   };
@@ -244,7 +249,7 @@ function postgresPets(pool: pg.Pool): PetRepository {
   };
 }
 
-function postgresKeys(pool: pg.Pool, clock: Clock): ApiKeyRepository {
+function postgresKeys(pool: pg.Pool, clock: Clock, keyChanges: KeyChanges): ApiKeyRepository {
   /** The clock's time as an ISO 8601 string (timestamptz keeps the milliseconds). */
   const now = () => new Date(clock.now()).toISOString();
   /** Active: not revoked, and not expired at the time `$at` (a parameter's number). */
@@ -289,6 +294,7 @@ function postgresKeys(pool: pg.Pool, clock: Clock): ApiKeyRepository {
     };
   }
   return {
+    revision: keyChanges.revision,
     create: (key: NewApiKey): Promise<ApiKeyRecord> =>
       run(async () => {
         const result = await pool.query<ApiKeyRow>({
@@ -296,6 +302,7 @@ function postgresKeys(pool: pg.Pool, clock: Clock): ApiKeyRepository {
           text: `insert into api_keys (${NEW_KEY_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7) returning ${KEY_COLUMNS}`,
           values: newKeyValues(key, now()),
         });
+        keyChanges.changed();
         return apiKeyFromRow(firstRow(result));
       }),
     findActiveByHash: (hash: string): Promise<ApiKeyRecord | undefined> =>
@@ -323,10 +330,17 @@ function postgresKeys(pool: pg.Pool, clock: Clock): ApiKeyRepository {
           text: `update api_keys set revoked_at = $2 where id = $1 and ${active('$2')}`,
           values: [id, now()],
         });
+        keyChanges.changed();
         return result.rowCount === 1;
       }),
     rotate: (id: number, replacement: ReplacementKey, graceMs: number): Promise<KeyRotation> =>
-      run(() => inTransaction(pool, (client) => rotate(client, id, replacement, graceMs))),
+      run(async () => {
+        const rotation = await inTransaction(pool, (client) =>
+          rotate(client, id, replacement, graceMs),
+        );
+        keyChanges.changed();
+        return rotation;
+      }),
     countActive: (): Promise<number> =>
       run(async () => {
         const result = await pool.query<{ count: string }>({

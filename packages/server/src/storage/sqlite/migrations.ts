@@ -57,6 +57,21 @@ export const sqliteMigrations: readonly string[] = [
     at INTEGER NOT NULL
   );
   `,
+  `
+  -- A counter every change of api_keys moves (from any process: the keys CLI included), so a
+  -- server's cache of key lookups knows at once when to forget what it holds.
+  CREATE TABLE api_keys_revision (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    n  INTEGER NOT NULL
+  );
+  INSERT INTO api_keys_revision (id, n) VALUES (1, 0);
+  CREATE TRIGGER api_keys_inserted AFTER INSERT ON api_keys
+    BEGIN UPDATE api_keys_revision SET n = n + 1; END;
+  CREATE TRIGGER api_keys_updated AFTER UPDATE ON api_keys
+    BEGIN UPDATE api_keys_revision SET n = n + 1; END;
+  CREATE TRIGGER api_keys_deleted AFTER DELETE ON api_keys
+    BEGIN UPDATE api_keys_revision SET n = n + 1; END;
+  `,
 ];
 
 /** Applies the migrations not yet applied, each in its own transaction. Idempotent. */

@@ -181,6 +181,7 @@ function sqliteKeys(db: Database, clock: Clock): ApiKeyRepository {
   const retire = db.prepare<[string | null, string | null, number], ApiKeyRow>(
     `UPDATE api_keys SET revoked_at = ?, expires_at = ? WHERE id = ? RETURNING ${KEY_COLUMNS}`,
   );
+  const revision = db.prepare<[], number>('SELECT n FROM api_keys_revision WHERE id = 1').pluck();
   const countActive = db.prepare<{ now: string }, { n: number }>(
     `SELECT count(*) AS n FROM api_keys WHERE ${ACTIVE}`,
   );
@@ -212,6 +213,13 @@ function sqliteKeys(db: Database, clock: Clock): ApiKeyRepository {
   );
   return {
     create: (key: NewApiKey): Promise<ApiKeyRecord> => run(() => create.immediate(key)),
+    revision: () => {
+      try {
+        return revision.get();
+      } catch {
+        return undefined;
+      }
+    },
     findActiveByHash: (hash: string): Promise<ApiKeyRecord | undefined> =>
       run(() => {
         const row = selectActive.get({ hash, now: now() });
