@@ -111,6 +111,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       await warmUp(app, warmUpKey.raw);
     } finally {
       warmUpKey.retire();
+      // The warm-up's requests, decisions and store calls are not the service's: start at zero.
+      metrics.registry.resetMetrics();
     }
 
     const { server, stopKeepingAlive } = createHttpServer(app, config.http);

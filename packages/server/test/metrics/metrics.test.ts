@@ -75,6 +75,21 @@ describe('/metrics', () => {
     }
   });
 
+  it('starts at zero: the start-up warm-up is not counted', async () => {
+    const fresh = await startTestServer({ metricsToken: token });
+    try {
+      const response = await fetch(`${fresh.url}/metrics`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      const samples = parse(await response.text());
+      expect(value(samples, 'petstore_http_requests_total')).toBe(0);
+      expect(value(samples, 'petstore_rate_limit_decisions_total')).toBe(0);
+      expect(value(samples, 'petstore_store_query_duration_seconds_count')).toBe(0);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('counts requests by operation and status, times them, and counts rate-limit outcomes', async () => {
     const before = await scrape();
     const pet = await createPet(server, key, { name: 'Rex', categoryId: 1 }); // 201, allowed
