@@ -107,6 +107,7 @@ export function createApp({
   app.use(
     petRoutes({
       storage,
+      validateResponses: config.validateResponses,
       clock,
       idempotencyKeyTtlSeconds: config.idempotencyKeyTtlSeconds,
       servable: createServablePetCheck(),

@@ -64,6 +64,8 @@ function parseLimit(text: string | undefined): number {
 
 export interface PetRoutesOptions {
   storage: Storage;
+  /** Whether responses are validated (then they must go through `res.json`, which it hooks). */
+  validateResponses: boolean;
   /** The request time of idempotency records. */
   clock: Clock;
   /** How long an `Idempotency-Key` is kept after its create. */
@@ -76,6 +78,7 @@ export interface PetRoutesOptions {
 /** The three operations of the contract, under `/v1`. Requests reach them already validated. */
 export function petRoutes({
   storage,
+  validateResponses,
   clock,
   idempotencyKeyTtlSeconds,
   servable,
@@ -83,6 +86,13 @@ export function petRoutes({
 }: PetRoutesOptions): Router {
   const router = Router();
   const inFlight = new InFlightKeys();
+  /**
+   * Sends a body already serialised (for its ETag) as it is, instead of serialising it again;
+   * with response validation on, through `res.json`, where the validator checks it.
+   */
+  const sendJson = validateResponses
+    ? (res: Response, body: unknown) => void res.json(body)
+    : (res: Response, _body: unknown, text: string) => void res.type('json').send(text);
   const refuse = (pet: unknown) =>
     logger.warn({ pet }, 'a stored pet does not match the contract and is not served');
 
@@ -140,8 +150,9 @@ export function petRoutes({
       link = `</v1/pets?${next}>; rel="next"`;
       res.setHeader('Link', link);
     }
-    if (answerIfNotModified(req, res, entityTag(JSON.stringify(page), link))) return;
-    res.status(200).json(page);
+    const text = JSON.stringify(page);
+    if (answerIfNotModified(req, res, entityTag(text, link))) return;
+    sendJson(res.status(200), page, text);
   });
 
   /**
@@ -209,8 +220,9 @@ export function petRoutes({
       refuse(pet);
       throw new ApiError('internal_error');
     }
-    if (answerIfNotModified(req, res, entityTag(JSON.stringify(pet)))) return;
-    res.status(200).json(pet);
+    const text = JSON.stringify(pet);
+    if (answerIfNotModified(req, res, entityTag(text))) return;
+    sendJson(res.status(200), pet, text);
   });
 
   return router;

@@ -72,3 +72,37 @@ describe('conditional GETs', () => {
     expect(error.message).toMatch(/^request\/headers\/if-none-match /);
   });
 });
+
+describe('with response validation off (production)', () => {
+  it('sends list pages and pets as the same JSON and ETags, serialised once', async () => {
+    const checked = await startTestServer();
+    const unchecked = await startTestServer({ validateResponses: false });
+    try {
+      const answers = [];
+      for (const server of [checked, unchecked]) {
+        const key = await server.createKey('pro');
+        const headers = { Authorization: `Bearer ${key}` };
+        const pet = await createPet(server, key, { name: 'Rex', categoryId: 1 });
+        await createPet(server, key, { name: 'Tom', categoryId: 2, status: 'sold' });
+        const list = await fetch(`${server.baseUrl}/pets?limit=1`, { headers });
+        const one = await fetch(`${server.baseUrl}/pets/${pet.id}`, { headers });
+        answers.push(
+          await Promise.all(
+            [list, one].map(async (response) => ({
+              status: response.status,
+              type: response.headers.get('Content-Type'),
+              etag: response.headers.get('ETag'),
+              link: response.headers.get('Link'),
+              body: await response.text(),
+            })),
+          ),
+        );
+      }
+      expect(answers[1]).toEqual(answers[0]);
+      expect(answers[0]?.[0]?.type).toBe('application/json; charset=utf-8');
+    } finally {
+      await checked.close();
+      await unchecked.close();
+    }
+  });
+});
