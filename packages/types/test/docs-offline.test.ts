@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error the build script is plain JavaScript without declarations
 import { buildDocs } from '../../../scripts/build-docs.mjs';
 import { description } from './description.js';
+import { chromiumLaunchOptions } from '../../../scripts/chromium.mjs';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 /** Screenshots land here (gitignored). */
@@ -33,21 +34,10 @@ beforeAll(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'petstore-docs-offline-'));
   // Built here, as `npm run docs` builds it, so a broken build fails this suite.
   const file: string = await buildDocs(path.join(scratch, 'index.html'));
-  context = await chromium.launchPersistentContext(path.join(scratch, 'profile'), {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    viewport: { width: 1280, height: 900 },
-  });
+  context = await chromium.launchPersistentContext(
+    path.join(scratch, 'profile'),
+    chromiumLaunchOptions({ viewport: { width: 1280, height: 900 } }),
+  );
   await context.route('**/*', async (route) => {
     const url = route.request().url();
     if (url.startsWith('file:')) await route.continue();

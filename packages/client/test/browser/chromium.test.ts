@@ -10,13 +10,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type * as Client from '../../src/index.js';
 import { faultyProxy } from '../real-server/faulty-proxy.js';
 import { realServer } from '../real-server/support.js';
+import { chromiumLaunchOptions } from '../../../../scripts/chromium.mjs';
 
 // The client in a real headless Chromium: bundled for the browser platform from src (a
 // Node-only import would fail the bundle; a Node global would fail at run time), talking to
 // the real server with the browser's fetch — from the API's own origin, and from a page on
 // another origin (CORS), allowed or not.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // The page exposes the module as `window.petstore`, as an app's own script would use it.
 const page = (script: string) => `<!doctype html><title>client test</title>
 <script type="module">import * as petstore from '${script}'; window.petstore = petstore;</script>`;
@@ -37,20 +37,7 @@ beforeAll(async () => {
   });
   bundle = result.outputFiles[0]?.text ?? '';
   profile = await mkdtemp(path.join(tmpdir(), 'petstore-client-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  context = await chromium.launchPersistentContext(profile, chromiumLaunchOptions());
 });
 
 afterEach(async () => {

@@ -16,3 +16,21 @@ export function replayOrRefuse(row: IdempotencyRow, request: IdempotentCreate): 
     ? { kind: 'replayed', pet: JSON.parse(row.response_body) as Pet }
     : { kind: 'reused' };
 }
+
+/**
+ * The values of a new idempotency record, in column order (api_key_id, idempotency_key,
+ * fingerprint, pet_id, response_status, response_body); each adapter adds its timestamps.
+ */
+export function recordValues(
+  request: IdempotentCreate,
+  created: Pet,
+): [number, string, string, number, number, string] {
+  return [
+    request.apiKeyId,
+    request.key,
+    request.fingerprint,
+    created.id,
+    201,
+    JSON.stringify(created),
+  ];
+}

@@ -7,13 +7,4 @@ export { STORE_RETRY_AFTER_SECONDS, translateStoreError } from './translate.js';
 export { openStorage, type OpenStorageOptions } from './open-storage.js';
 export { openSqliteStorage, type SqliteStorageOptions } from './sqlite/index.js';
 export { openPostgresStorage, type PostgresStorageOptions } from './postgres/index.js';
-export type {
-  ApiKeyRepository,
-  IdempotentCreate,
-  IdempotentOutcome,
-  KeyRotation,
-  ListPetsQuery,
-  PetRepository,
-  ReplacementKey,
-  Storage,
-} from './store.js';
+export type * from './store.js';

@@ -12,6 +12,7 @@ import { type TestServer, startTestServer } from '@petstore/server/testing';
 import { type BrowserContext, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverDir } from '../support/server-process.js';
+import { chromiumLaunchOptions } from '../../../../scripts/chromium.mjs';
 
 const repoRoot = path.resolve(serverDir, '../..');
 /** Screenshots land here (gitignored) for a human to look at. */
@@ -32,20 +33,12 @@ beforeAll(async () => {
   await promisify(execFile)(process.execPath, ['scripts/build-docs.mjs'], { cwd: repoRoot });
   server = await startTestServer();
   profile = await mkdtemp(path.join(tmpdir(), 'petstore-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-    viewport: { width: 1280, height: 900 },
-  });
+  context = await chromium.launchPersistentContext(
+    profile,
+    chromiumLaunchOptions({
+      viewport: { width: 1280, height: 900 },
+    }),
+  );
   const origin = new URL(server.url).origin;
   await context.route('**/*', async (route) => {
     const url = route.request().url();

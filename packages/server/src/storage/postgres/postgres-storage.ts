@@ -16,18 +16,9 @@ import {
   petFromRow,
   toSafeInteger,
 } from '../rows.js';
-import { type IdempotencyRow, replayOrRefuse } from '../idempotency.js';
+import { type IdempotencyRow, recordValues, replayOrRefuse } from '../idempotency.js';
 import { refuseRotation, retirement } from '../key-rotation.js';
-import type {
-  ApiKeyRepository,
-  IdempotentCreate,
-  IdempotentOutcome,
-  KeyRotation,
-  ListPetsQuery,
-  PetRepository,
-  ReplacementKey,
-  Storage,
-} from '../store.js';
+import type * as store from '../store.js';
 import { type KeyChanges, listenForKeyChanges } from './key-changes.js';
 import { migratePostgres } from './migrations.js';
 
@@ -83,7 +74,7 @@ const run = <T>(operation: () => Promise<T>): Promise<T> =>
  * await storage.close();
  * ```
  */
-export async function openPostgresStorage(options: PostgresStorageOptions): Promise<Storage> {
+export async function openPostgresStorage(options: PostgresStorageOptions): Promise<store.Storage> {
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.maxConnections ?? 10,
@@ -110,7 +101,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
  * The store over one pool. Its parts are plain objects of functions (so decorators can spread
  * them); queries are named statements, which each connection prepares once, then reuses.
  */
-function postgresStorage(pool: pg.Pool, clock: Clock, keyChanges: KeyChanges): Storage {
+function postgresStorage(pool: pg.Pool, clock: Clock, keyChanges: KeyChanges): store.Storage {
   let closed = false;
   return {
     pets: postgresPets(pool),
@@ -126,7 +117,7 @@ function postgresStorage(pool: pg.Pool, clock: Clock, keyChanges: KeyChanges): S
   };
 }
 
-function postgresPets(pool: pg.Pool): PetRepository {
+function postgresPets(pool: pg.Pool): store.PetRepository {
   const insertPet = async (client: pg.Pool | pg.PoolClient, pet: NewPet) =>
     createdPetFromRow(
       firstRow(
@@ -144,20 +135,18 @@ function postgresPets(pool: pg.Pool): PetRepository {
    * now; it is released by the commit, the rollback, or the connection's end if an instance
    * dies, so no stale "in flight" can outlive its request.
    */
-  async function createOnce(pet: NewPet, request: IdempotentCreate): Promise<IdempotentOutcome> {
-    const client = await pool.connect();
-    let failure: Error | undefined;
-    try {
-      await client.query('begin');
+  async function createOnce(
+    pet: NewPet,
+    request: store.IdempotentCreate,
+  ): Promise<store.IdempotentOutcome> {
+    return inTransaction(pool, async (client) => {
       const lock = await client.query<{ locked: boolean }>({
         name: 'idempotency_lock',
         text: 'select pg_try_advisory_xact_lock($1) as locked',
         values: [advisoryLockId(request)],
       });
-      if (!firstRow(lock).locked) {
-        await client.query('rollback');
-        return { kind: 'in_flight' };
-      }
+      // Nothing was done in this transaction: committing it ends it like a rollback would.
+      if (!firstRow(lock).locked) return { kind: 'in_flight' };
       const known = await client.query<IdempotencyRow & { expires_at: Date }>({
         name: 'idempotency_find',
         text: `select fingerprint, response_body, expires_at from idempotency_keys
@@ -165,10 +154,7 @@ function postgresPets(pool: pg.Pool): PetRepository {
         values: [request.apiKeyId, request.key],
       });
       const row = known.rows[0];
-      if (row && row.expires_at.getTime() >= request.now) {
-        await client.query('commit');
-        return replayOrRefuse(row, request);
-      }
+      if (row && row.expires_at.getTime() >= request.now) return replayOrRefuse(row, request);
       if (row) {
         await client.query({
           name: 'idempotency_forget',
@@ -183,32 +169,21 @@ function postgresPets(pool: pg.Pool): PetRepository {
                  response_status, response_body, created_at, expires_at)
                values ($1, $2, $3, $4, $5, $6, $7, $8)`,
         values: [
-          request.apiKeyId,
-          request.key,
-          request.fingerprint,
-          created.id,
-          201,
-          JSON.stringify(created),
+          ...recordValues(request, created),
           new Date(request.now).toISOString(),
           new Date(request.expiresAt).toISOString(),
         ],
       });
-      await client.query('commit');
       return { kind: 'created', pet: created };
-    } catch (error) {
-      failure = error as Error;
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      // A connection that failed mid-transaction is discarded, not reused.
-      client.release(failure);
-    }
+    });
   }
 
   return {
     create: (pet: NewPet): Promise<Pet> => run(() => insertPet(pool, pet)),
-    createIdempotent: (pet: NewPet, request: IdempotentCreate): Promise<IdempotentOutcome> =>
-      run(() => createOnce(pet, request)),
+    createIdempotent: (
+      pet: NewPet,
+      request: store.IdempotentCreate,
+    ): Promise<store.IdempotentOutcome> => run(() => createOnce(pet, request)),
     purgeExpiredIdempotencyKeys: (now: number): Promise<number> =>
       run(async () => {
         const result = await pool.query({
@@ -230,7 +205,7 @@ function postgresPets(pool: pg.Pool): PetRepository {
       }),
     // Ids start at 1, so "after 0" is "from the start". Two statements rather than
     // "($1 is null or status = $1)", which would keep the planner from using pets_status_id.
-    list: ({ limit, status, afterId = 0 }: ListPetsQuery): Promise<Pet[]> =>
+    list: ({ limit, status, afterId = 0 }: store.ListPetsQuery): Promise<Pet[]> =>
       run(async () => {
         const result =
           status === undefined
@@ -249,7 +224,7 @@ function postgresPets(pool: pg.Pool): PetRepository {
   };
 }
 
-function postgresKeys(pool: pg.Pool, clock: Clock, keyChanges: KeyChanges): ApiKeyRepository {
+function postgresKeys(pool: pg.Pool, clock: Clock, keyChanges: KeyChanges): store.ApiKeyRepository {
   /** The clock's time as an ISO 8601 string (timestamptz keeps the milliseconds). */
   const now = () => new Date(clock.now()).toISOString();
   /** Active: not revoked, and not expired at the time `$at` (a parameter's number). */
@@ -262,9 +237,9 @@ function postgresKeys(pool: pg.Pool, clock: Clock, keyChanges: KeyChanges): ApiK
   async function rotate(
     client: pg.PoolClient,
     id: number,
-    { hash, displayPrefix }: ReplacementKey,
+    { hash, displayPrefix }: store.ReplacementKey,
     graceMs: number,
-  ): Promise<KeyRotation> {
+  ): Promise<store.KeyRotation> {
     const at = clock.now();
     const [revokedAt, expiresAt] = retirement(at, graceMs);
     const found = await client.query<ApiKeyRow>({
@@ -333,7 +308,11 @@ function postgresKeys(pool: pg.Pool, clock: Clock, keyChanges: KeyChanges): ApiK
         keyChanges.changed();
         return result.rowCount === 1;
       }),
-    rotate: (id: number, replacement: ReplacementKey, graceMs: number): Promise<KeyRotation> =>
+    rotate: (
+      id: number,
+      replacement: store.ReplacementKey,
+      graceMs: number,
+    ): Promise<store.KeyRotation> =>
       run(async () => {
         const rotation = await inTransaction(pool, (client) =>
           rotate(client, id, replacement, graceMs),
@@ -378,7 +357,7 @@ async function inTransaction<T>(
 }
 
 /** A 64-bit advisory lock id for one API key's `Idempotency-Key` (a hash of both). */
-function advisoryLockId({ apiKeyId, key }: IdempotentCreate): string {
+function advisoryLockId({ apiKeyId, key }: store.IdempotentCreate): string {
   const digest = createHash('sha256').update(`${apiKeyId}:${key}`).digest();
   return digest.readBigInt64BE(0).toString();
 }

@@ -5,27 +5,9 @@ import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { type Clock, systemClock } from '../../clock.js';
 import type { ApiKeyRecord, NewApiKey, Plan } from '../../domain.js';
 import { translateStoreErrors } from '../errors.js';
-import {
-  type ApiKeyRow,
-  apiKeyFromRow,
-  KEY_COLUMNS,
-  NEW_KEY_COLUMNS,
-  newKeyValues,
-  PET_COLUMNS,
-  type PetRow,
-  petFromRow,
-} from '../rows.js';
+import * as rows from '../rows.js';
 import { refuseRotation, retirement } from '../key-rotation.js';
-import type {
-  ApiKeyRepository,
-  IdempotentCreate,
-  IdempotentOutcome,
-  KeyRotation,
-  ListPetsQuery,
-  PetRepository,
-  ReplacementKey,
-  Storage,
-} from '../store.js';
+import type * as store from '../store.js';
 import { migrateSqlite } from './migrations.js';
 import { inlineWriter, type SqliteWriter, threadWriter } from './writer.js';
 
@@ -69,7 +51,7 @@ const run = <T>(operation: () => T | Promise<T>): Promise<T> =>
  * const pet = await storage.pets.create({ name: 'Rex', categoryId: 1 });
  * ```
  */
-export function openSqliteStorage(file: string, options: SqliteStorageOptions = {}): Storage {
+export function openSqliteStorage(file: string, options: SqliteStorageOptions = {}): store.Storage {
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const db = new BetterSqlite3(file);
   db.pragma('journal_mode = WAL');
@@ -85,7 +67,7 @@ export function openSqliteStorage(file: string, options: SqliteStorageOptions = 
  * The store over one open database. Its parts are plain objects of functions (so decorators can
  * spread them), closed over statements prepared once: every request reuses them.
  */
-function sqliteStorage(db: Database, file: string, options: SqliteStorageOptions): Storage {
+function sqliteStorage(db: Database, file: string, options: SqliteStorageOptions): store.Storage {
   const ping = db.prepare('SELECT 1');
   const writer = lazyWriter(() =>
     file === ':memory:' ? inlineWriter(db) : threadWriter(file, options.onGroupCommitted),
@@ -119,67 +101,74 @@ function lazyWriter(start: () => SqliteWriter): SqliteWriter {
   };
 }
 
-function sqlitePets(db: Database, writer: SqliteWriter): PetRepository {
-  const select = db.prepare<[number], PetRow>(`SELECT ${PET_COLUMNS} FROM pets WHERE id = ?`);
-  const listAll = db.prepare<[number, number], PetRow>(
-    `SELECT ${PET_COLUMNS} FROM pets WHERE id > ? ORDER BY id LIMIT ?`,
+function sqlitePets(db: Database, writer: SqliteWriter): store.PetRepository {
+  const select = db.prepare<[number], rows.PetRow>(
+    `SELECT ${rows.PET_COLUMNS} FROM pets WHERE id = ?`,
   );
-  const listByStatus = db.prepare<[PetStatus, number, number], PetRow>(
-    `SELECT ${PET_COLUMNS} FROM pets WHERE status = ? AND id > ? ORDER BY id LIMIT ?`,
+  const listAll = db.prepare<[number, number], rows.PetRow>(
+    `SELECT ${rows.PET_COLUMNS} FROM pets WHERE id > ? ORDER BY id LIMIT ?`,
+  );
+  const listByStatus = db.prepare<[PetStatus, number, number], rows.PetRow>(
+    `SELECT ${rows.PET_COLUMNS} FROM pets WHERE status = ? AND id > ? ORDER BY id LIMIT ?`,
   );
   return {
     create: (pet: NewPet): Promise<Pet> => run(() => writer.write({ kind: 'createPet', pet })),
-    createIdempotent: (pet: NewPet, request: IdempotentCreate): Promise<IdempotentOutcome> =>
+    createIdempotent: (
+      pet: NewPet,
+      request: store.IdempotentCreate,
+    ): Promise<store.IdempotentOutcome> =>
       run(() => writer.write({ kind: 'createIdempotent', pet, request })),
     purgeExpiredIdempotencyKeys: (now: number): Promise<number> =>
       run(() => writer.write({ kind: 'purgeExpiredIdempotencyKeys', now })),
     get: (id: number): Promise<Pet | undefined> =>
       run(() => {
         const row = select.get(id);
-        return row && petFromRow(row);
+        return row && rows.petFromRow(row);
       }),
     // Ids start at 1, so "after 0" is "from the start".
-    list: ({ limit, status, afterId = 0 }: ListPetsQuery): Promise<Pet[]> =>
+    list: ({ limit, status, afterId = 0 }: store.ListPetsQuery): Promise<Pet[]> =>
       run(() =>
         (status === undefined
           ? listAll.all(afterId, limit)
           : listByStatus.all(status, afterId, limit)
-        ).map(petFromRow),
+        ).map(rows.petFromRow),
       ),
   };
 }
 
-function sqliteKeys(db: Database, clock: Clock): ApiKeyRepository {
+function sqliteKeys(db: Database, clock: Clock): store.ApiKeyRepository {
   const insert = db.prepare<
     [string, string, string | null, Plan, number, number, string],
-    ApiKeyRow
+    rows.ApiKeyRow
   >(
-    `INSERT INTO api_keys (${NEW_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING ${KEY_COLUMNS}`,
+    `INSERT INTO api_keys (${rows.NEW_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING ${rows.KEY_COLUMNS}`,
   );
   // Active: not revoked, and not expired at @now. Timestamps are ISO 8601 text of one fixed
   // format (toISOString), so comparing the texts compares the instants.
   const ACTIVE = 'revoked_at IS NULL AND (expires_at IS NULL OR expires_at > @now)';
-  const selectActive = db.prepare<{ hash: string; now: string }, ApiKeyRow>(
-    `SELECT ${KEY_COLUMNS} FROM api_keys WHERE hash = @hash AND ${ACTIVE}`,
+  const selectActive = db.prepare<{ hash: string; now: string }, rows.ApiKeyRow>(
+    `SELECT ${rows.KEY_COLUMNS} FROM api_keys WHERE hash = @hash AND ${ACTIVE}`,
   );
-  const selectAll = db.prepare<[], ApiKeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY id`);
-  const selectById = db.prepare<[number], ApiKeyRow>(
-    `SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ?`,
+  const selectAll = db.prepare<[], rows.ApiKeyRow>(
+    `SELECT ${rows.KEY_COLUMNS} FROM api_keys ORDER BY id`,
+  );
+  const selectById = db.prepare<[number], rows.ApiKeyRow>(
+    `SELECT ${rows.KEY_COLUMNS} FROM api_keys WHERE id = ?`,
   );
   const revoke = db.prepare<{ id: number; now: string }>(
     `UPDATE api_keys SET revoked_at = @now WHERE id = @id AND ${ACTIVE}`,
   );
   const insertReplacement = db.prepare<
     { hash: string; displayPrefix: string; now: string; id: number },
-    ApiKeyRow
+    rows.ApiKeyRow
   >(
-    `INSERT INTO api_keys (${NEW_KEY_COLUMNS}, replaces_id)
+    `INSERT INTO api_keys (${rows.NEW_KEY_COLUMNS}, replaces_id)
      SELECT @hash, @displayPrefix, name, plan, per_minute, per_day, @now, id
      FROM api_keys WHERE id = @id
-     RETURNING ${KEY_COLUMNS}`,
+     RETURNING ${rows.KEY_COLUMNS}`,
   );
-  const retire = db.prepare<[string | null, string | null, number], ApiKeyRow>(
-    `UPDATE api_keys SET revoked_at = ?, expires_at = ? WHERE id = ? RETURNING ${KEY_COLUMNS}`,
+  const retire = db.prepare<[string | null, string | null, number], rows.ApiKeyRow>(
+    `UPDATE api_keys SET revoked_at = ?, expires_at = ? WHERE id = ? RETURNING ${rows.KEY_COLUMNS}`,
   );
   const revision = db.prepare<[], number>('SELECT n FROM api_keys_revision WHERE id = 1').pluck();
   const countActive = db.prepare<{ now: string }, { n: number }>(
@@ -191,23 +180,27 @@ function sqliteKeys(db: Database, clock: Clock): ApiKeyRepository {
   // the autocommit's COMMIT runs when better-sqlite3 resets the statement, and a COMMIT that
   // fails there (a full or read-only disk) would go unreported — a key printed, never stored.
   const create = db.transaction((key: NewApiKey): ApiKeyRecord =>
-    apiKeyFromRow(insert.get(...newKeyValues(key, now())) as ApiKeyRow),
+    rows.apiKeyFromRow(insert.get(...rows.newKeyValues(key, now())) as rows.ApiKeyRow),
   );
   // Run IMMEDIATE: the write lock first, so a rotation in another process waits, then sees this one.
   const rotate = db.transaction(
-    (id: number, { hash, displayPrefix }: ReplacementKey, graceMs: number): KeyRotation => {
+    (
+      id: number,
+      { hash, displayPrefix }: store.ReplacementKey,
+      graceMs: number,
+    ): store.KeyRotation => {
       const at = clock.now();
       const [revokedAt, expiresAt] = retirement(at, graceMs);
       const found = selectById.get(id);
-      const refusal = refuseRotation(found && apiKeyFromRow(found));
+      const refusal = refuseRotation(found && rows.apiKeyFromRow(found));
       if (refusal) return refusal;
       const createdAt = new Date(at).toISOString();
       const record = insertReplacement.get({ hash, displayPrefix, now: createdAt, id });
       const replaced = retire.get(revokedAt, expiresAt, id);
       return {
         kind: 'rotated',
-        record: apiKeyFromRow(record as ApiKeyRow),
-        replaced: apiKeyFromRow(replaced as ApiKeyRow),
+        record: rows.apiKeyFromRow(record as rows.ApiKeyRow),
+        replaced: rows.apiKeyFromRow(replaced as rows.ApiKeyRow),
       };
     },
   );
@@ -223,13 +216,16 @@ function sqliteKeys(db: Database, clock: Clock): ApiKeyRepository {
     findActiveByHash: (hash: string): Promise<ApiKeyRecord | undefined> =>
       run(() => {
         const row = selectActive.get({ hash, now: now() });
-        return row && apiKeyFromRow(row);
+        return row && rows.apiKeyFromRow(row);
       }),
-    list: (): Promise<ApiKeyRecord[]> => run(() => selectAll.all().map(apiKeyFromRow)),
+    list: (): Promise<ApiKeyRecord[]> => run(() => selectAll.all().map(rows.apiKeyFromRow)),
     revoke: (id: number): Promise<boolean> =>
       run(() => revoke.run({ id, now: now() }).changes === 1),
-    rotate: (id: number, replacement: ReplacementKey, graceMs: number): Promise<KeyRotation> =>
-      run(() => rotate.immediate(id, replacement, graceMs)),
+    rotate: (
+      id: number,
+      replacement: store.ReplacementKey,
+      graceMs: number,
+    ): Promise<store.KeyRotation> => run(() => rotate.immediate(id, replacement, graceMs)),
     countActive: (): Promise<number> =>
       run(() => (countActive.get({ now: now() }) as { n: number }).n),
   };

@@ -1,6 +1,6 @@
 import type { NewPet, Pet, PetStatus } from '@petstore/types';
 import type { Database } from 'better-sqlite3';
-import { type IdempotencyRow, replayOrRefuse } from '../idempotency.js';
+import { type IdempotencyRow, recordValues, replayOrRefuse } from '../idempotency.js';
 import { createdPetFromRow, PET_COLUMNS, type PetRow } from '../rows.js';
 import type { IdempotentCreate, IdempotentOutcome } from '../store.js';
 
@@ -57,16 +57,7 @@ export function prepareWrites(db: Database): (operation: WriteOperation) => unkn
       if (known && known.expires_at >= request.now) return replayOrRefuse(known, request);
       if (known) forgetKey.run(request.apiKeyId, request.key);
       const created = createPet(pet);
-      recordKey.run(
-        request.apiKeyId,
-        request.key,
-        request.fingerprint,
-        created.id,
-        201,
-        JSON.stringify(created),
-        request.now,
-        request.expiresAt,
-      );
+      recordKey.run(...recordValues(request, created), request.now, request.expiresAt);
       return { kind: 'created', pet: created };
     },
   );
