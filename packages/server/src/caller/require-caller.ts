@@ -22,15 +22,22 @@ export function unauthorized(caller: Caller | undefined): ApiError {
 }
 
 /**
+ * Whether a path is under `/v1`, the API's base (a path elsewhere is a 404 without a key). In
+ * any letter case, as Express routes (case-insensitive routing, its default).
+ */
+const API_PATH = /^\/v1(\/|$)/i;
+const isUnderApi = (path: string) => API_PATH.test(path);
+
+/**
  * Every operation under `/v1` needs an active key (the contract's global `bearerAuth`). Runs
  * right after the rate limiter and before the body is read: a caller without a valid key gets
  * 401 whatever it sent, and never costs a JSON parse. A store failure met while looking the key
  * up (deferred by `identifyCaller` so the answer is counted) is passed on here.
  */
 export function requireCaller(): RequestHandler {
-  return (_req, res, next) => {
+  return (req, res, next) => {
     const { caller } = res.locals;
-    if (caller.kind === 'key') return next();
+    if (caller.kind === 'key' || !isUnderApi(req.path)) return next();
     next(caller.lookupError ?? unauthorized(caller));
   };
 }

@@ -8,13 +8,13 @@ export const GET_PET_SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
 export const GET_PET_DEPRECATION_LINK =
   '</v1/pets>; rel="successor-version", </docs#tag/Pets/operation/getPet>; rel="deprecation"; type="text/html"';
 
-/** The path of getPet below `/v1/pets`: one segment, whatever it holds (it is not decoded). */
-const GET_PET_PATH = /^\/[^/]+\/?$/;
+/** The path of getPet: one segment below `/v1/pets`, whatever it holds (it is not decoded). */
+const GET_PET_PATH = /^\/v1\/pets\/[^/]+\/?$/i;
 
 /**
  * Announces the deprecation of `GET /v1/pets/{petId}` on every one of its answers, errors included
- * (mounted at `/v1/pets` before authentication, rate limiting and validation, so 400, 401, 404,
- * 429 and 500 carry it too). It matches the path itself rather than through an Express route
+ * (run before authentication, rate limiting and validation, so 400, 401, 404, 429 and 500
+ * carry it too). It matches the path itself rather than through an Express route
  * parameter, whose decoding would fail on a bad percent-encoding before the request is counted.
  */
 export function getPetDeprecation(): RequestHandler {

@@ -26,7 +26,7 @@ export function memoizeRoutePatterns(): void {
   const memoized = Object.assign(
     (path: unknown, options: Record<string, unknown> = {}) => {
       if (typeof path !== 'string') return original(path, options);
-      const key = `${path}\u0000${JSON.stringify(options)}`;
+      const key = `${path}\u0000${options.sensitive}\u0000${options.strict}\u0000${options.end}\u0000${options.trailing}\u0000${options.delimiter}`;
       let compiled = cache.get(key);
       if (compiled === undefined) {
         compiled = original(path, options);

@@ -11,7 +11,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
 import { prepareWrites, type WriteOperation } from './writes.js';
 
-/** A write, numbered by the server so its answer finds its way back. */
+/** A write, numbered by the server so its answer finds its way back (sent in arrays). */
 export interface WriteRequest {
   id: number;
   operation: WriteOperation;
@@ -81,13 +81,13 @@ function finish(): void {
   port!.close();
 }
 
-port.on('message', (message: WriteRequest | 'close') => {
+port.on('message', (message: WriteRequest[] | 'close') => {
   if (message === 'close') {
     closing = true;
     if (!scheduled) finish();
     return;
   }
-  queue.push(message);
+  queue.push(...message);
   if (!scheduled) {
     scheduled = true;
     // After the messages already waiting are read: they join this group.

@@ -1,0 +1,25 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+
+/**
+ * Middleware run one after the other as a single Express layer: each calls `next` to go on,
+ * `next(error)` (or throws, or rejects) to stop at the error handler. The same contract as
+ * `app.use` for each, without the router's per-layer work (path matching, the layer stack) —
+ * the hot path's fixed steps need none of it.
+ */
+export function chain(...handlers: RequestHandler[]): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    let index = 0;
+    const step = (error?: unknown): void => {
+      if (error !== undefined && error !== null && error !== 'route') return next(error);
+      const handler = handlers[index++];
+      if (handler === undefined) return next();
+      try {
+        const result: unknown = handler(req, res, step);
+        if (result instanceof Promise) result.then(undefined, (reason: unknown) => next(reason));
+      } catch (thrown) {
+        next(thrown);
+      }
+    };
+    step();
+  };
+}
