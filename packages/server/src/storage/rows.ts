@@ -76,6 +76,18 @@ export function petFromRow(row: PetRow): Pet {
   return pet;
 }
 
+/** A pet row as an array of its columns in `PET_COLUMNS` order (better-sqlite3's raw mode). */
+export type PetTuple = [id: number, name: string, categoryId: number, status: PetStatus | null];
+
+/**
+ * `petFromRow` for a raw row: the driver hands over an array, and the object is built here in
+ * JavaScript, which is cheaper than the driver building one object per row and this mapping
+ * copying it (a list page reads 21 rows).
+ */
+export function petFromTuple([id, name, categoryId, status]: PetTuple): Pet {
+  return status === null ? { id, name, categoryId } : { id, name, categoryId, status };
+}
+
 /**
  * A pet row just written, as a `Pet`, strictly: its id goes back to the caller in a 201, so an
  * id beyond ±(2^53−1) fails loudly rather than handing out a rounded id (another pet's).

@@ -105,12 +105,17 @@ function sqlitePets(db: Database, writer: SqliteWriter): store.PetRepository {
   const select = db.prepare<[number], rows.PetRow>(
     `SELECT ${rows.PET_COLUMNS} FROM pets WHERE id = ?`,
   );
-  const listAll = db.prepare<[number, number], rows.PetRow>(
-    `SELECT ${rows.PET_COLUMNS} FROM pets WHERE id > ? ORDER BY id LIMIT ?`,
-  );
-  const listByStatus = db.prepare<[PetStatus, number, number], rows.PetRow>(
-    `SELECT ${rows.PET_COLUMNS} FROM pets WHERE status = ? AND id > ? ORDER BY id LIMIT ?`,
-  );
+  // Raw (arrays): see rows.petFromTuple. One prepared statement per shape of the query.
+  const listAll = db
+    .prepare<[number, number], rows.PetTuple>(
+      `SELECT ${rows.PET_COLUMNS} FROM pets WHERE id > ? ORDER BY id LIMIT ?`,
+    )
+    .raw();
+  const listByStatus = db
+    .prepare<[PetStatus, number, number], rows.PetTuple>(
+      `SELECT ${rows.PET_COLUMNS} FROM pets WHERE status = ? AND id > ? ORDER BY id LIMIT ?`,
+    )
+    .raw();
   return {
     create: (pet: NewPet): Promise<Pet> => run(() => writer.write({ kind: 'createPet', pet })),
     createIdempotent: (
@@ -131,7 +136,7 @@ function sqlitePets(db: Database, writer: SqliteWriter): store.PetRepository {
         (status === undefined
           ? listAll.all(afterId, limit)
           : listByStatus.all(status, afterId, limit)
-        ).map(rows.petFromRow),
+        ).map(rows.petFromTuple),
       ),
   };
 }
