@@ -183,7 +183,8 @@ export function formatReport(report) {
       '',
       `Soak ${s.database}: ${s.seconds} s of ${s.mix.join('/')}, ${num(s.reqPerSec)} req/s, p99 ${num(s.p99Ms)} ms; ` +
         `RSS first ${num(s.firstMiB)} MiB, last ${num(s.lastMiB)} MiB, peak ${num(s.peakMiB)} MiB; ` +
-        `slope ${num(s.slopeMiBPerMin, 2)} MiB/min (second half ${num(s.secondHalfSlopeMiBPerMin, 2)} MiB/min)`,
+        `slope ${num(s.slopeMiBPerMin, 2)} MiB/min (second half ${num(s.secondHalfSlopeMiBPerMin, 2)}, ` +
+        `its floor ${num(s.secondHalfFloorSlopeMiBPerMin, 2)} MiB/min)`,
     );
   }
   return `${lines.join('\n')}\n`;

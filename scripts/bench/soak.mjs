@@ -5,7 +5,10 @@ import { soakMix } from './scenarios.mjs';
 
 /**
  * After a warm-up of the same mix, `seconds` of it while RSS is sampled every 5 s (every
- * second in soaks under a minute). The slope of the second half shows whether memory levels off.
+ * second in soaks under a minute). RSS swings with garbage collection, so besides the slope of
+ * all samples and of the second half's (the first half includes the heap growing to its working
+ * size), it reports the second half's floor slope: through the lowest sample of each tenth of
+ * the soak, what is left after collections. A leak raises the floor.
  */
 export async function soak({ target, apiKey, connections, seconds, warmUp }) {
   const requests = soakMix.map((scenario) => requestFor(scenario, apiKey));
@@ -43,8 +46,22 @@ export async function soak({ target, apiKey, connections, seconds, warmUp }) {
     peakMiB: memory(target.pid).peakMiB,
     slopeMiBPerMin: slope(samples),
     secondHalfSlopeMiBPerMin: slope(samples.filter((s) => s.seconds >= seconds / 2)),
+    secondHalfFloorSlopeMiBPerMin: slope(
+      floor(samples, seconds / 10).filter((s) => s.seconds >= seconds / 2),
+    ),
     samples,
   };
+}
+
+/** The lowest sample of each `window` seconds, at the window's middle. */
+export function floor(samples, window) {
+  const windows = new Map();
+  for (const sample of samples) {
+    const index = Math.min(Math.floor(sample.seconds / window), 9);
+    const low = windows.get(index);
+    if (low === undefined || sample.rssMiB < low) windows.set(index, sample.rssMiB);
+  }
+  return [...windows].map(([index, rssMiB]) => ({ seconds: (index + 0.5) * window, rssMiB }));
 }
 
 /** Least-squares slope of RSS over time, in MiB per minute (null with under two samples). */
