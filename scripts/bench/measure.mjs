@@ -10,7 +10,18 @@ import { expectedStatuses } from './scenarios.mjs';
 /** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, usually 100). */
 const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
 
-/** The autocannon request for `scenario`, with our key unless the scenario is anonymous. */
+/** A new client address (10.0.0.0/8) for each anonymous request. */
+let addresses = 0;
+const nextAddress = () => {
+  addresses = (addresses + 1) % 0xffffff;
+  return `10.${(addresses >> 16) & 255}.${(addresses >> 8) & 255}.${addresses & 255}`;
+};
+
+/**
+ * The autocannon request for `scenario`, with our key unless the scenario is anonymous; an
+ * anonymous request comes from a new address each time (X-Forwarded-For), as many different
+ * callers without a key would, so none of them reaches the per-address limit.
+ */
 export function requestFor(scenario, apiKey) {
   return {
     method: scenario.method,
@@ -20,6 +31,14 @@ export function requestFor(scenario, apiKey) {
       ...(scenario.body ? { 'content-type': 'application/json' } : {}),
     },
     ...(scenario.body ? { body: scenario.body } : {}),
+    ...(scenario.anonymous
+      ? {
+          setupRequest: (request) => ({
+            ...request,
+            headers: { ...request.headers, 'x-forwarded-for': nextAddress() },
+          }),
+        }
+      : {}),
   };
 }
 
