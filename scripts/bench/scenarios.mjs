@@ -26,18 +26,6 @@ export const scenarios = [
   read('list-100-available', NORMAL_PETS, '/v1/pets?limit=100&status=available', page),
   read('get', NORMAL_PETS, '/v1/pets/500', ['body']),
   {
-    // Our server counts anonymous callers per address (60 a minute) before it checks the key,
-    // so from one address it answers 401 until that limit binds, then 429 rate_limited.
-    name: 'no-auth',
-    title: 'GET /v1/pets without Authorization',
-    pets: NORMAL_PETS,
-    method: 'GET',
-    path: '/v1/pets',
-    anonymous: true,
-    expected: { ours: [401], baseline: [401] },
-    same: [],
-  },
-  {
     name: 'create',
     title: 'POST /v1/pets',
     pets: NORMAL_PETS,
@@ -45,6 +33,20 @@ export const scenarios = [
     path: '/v1/pets',
     body: JSON.stringify({ name: 'Bench', categoryId: 1, status: 'available' }),
     expected: { ours: [201], baseline: [201] },
+    same: [],
+  },
+  {
+    // Last of its data set: every request comes from a new client address (X-Forwarded-For,
+    // our server behind a loopback proxy), so it measures the 401 path rather than the
+    // per-address limit; the thousands of addresses it leaves in the in-memory limiter would
+    // otherwise weigh on the scenarios after it.
+    name: 'no-auth',
+    title: 'GET /v1/pets without Authorization',
+    pets: NORMAL_PETS,
+    method: 'GET',
+    path: '/v1/pets',
+    anonymous: true,
+    expected: { ours: [401], baseline: [401] },
     same: [],
   },
   read('scale-first', SCALE_PETS, '/v1/pets?limit=20', page),
