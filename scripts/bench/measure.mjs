@@ -1,6 +1,7 @@
 // One measured interval: autocannon in this process (pinned to the harness core) loads a
 // target while /proc tells what the target process spent.
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
@@ -31,6 +32,14 @@ export function requestFor(scenario, apiKey) {
       ...(scenario.body ? { 'content-type': 'application/json' } : {}),
     },
     ...(scenario.body ? { body: scenario.body } : {}),
+    ...(scenario.idempotent
+      ? {
+          setupRequest: (request) => ({
+            ...request,
+            headers: { ...request.headers, 'idempotency-key': `"${randomUUID()}"` },
+          }),
+        }
+      : {}),
     ...(scenario.anonymous
       ? {
           setupRequest: (request) => ({

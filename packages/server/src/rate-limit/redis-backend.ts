@@ -37,7 +37,7 @@ export async function createRedisRateLimiter({
   keyPrefix = defaultKeyPrefix,
   ...connection
 }: RedisRateLimiterOptions): Promise<RateLimiter> {
-  const { client, connected, close, reachable } = openRedisConnection(connection);
+  const { client, connected, close, reachable } = await openRedisConnection(connection);
   // Start counting in Redis from the first request when it is there; when it is not, the
   // outage is logged and the service starts on the in-process counters.
   await connected;

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 export interface RedisConnectionOptions {
@@ -27,11 +27,13 @@ export interface RedisConnection {
  * Logs once when Redis becomes unreachable (at start-up or later) and once when it is back,
  * not once per request.
  */
-export function openRedisConnection({
+export async function openRedisConnection({
   url,
   logger,
   commandTimeoutMs = 500,
-}: RedisConnectionOptions): RedisConnection {
+}: RedisConnectionOptions): Promise<RedisConnection> {
+  // Loaded only when REDIS_URL is set: a server on in-process limits never pays for it.
+  const { Redis } = await import('ioredis');
   const client = new Redis(url, {
     enableOfflineQueue: false,
     // Commands issued in the same tick go out in one write: the ban lookup and both window

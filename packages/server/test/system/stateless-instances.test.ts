@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Pet } from '@petstore/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
@@ -150,6 +151,54 @@ describe('two server instances on one PostgreSQL database and one Redis', () => 
       there = await call(two, '/v1/pets?limit=1', {}, key.raw);
     }
     expect(there.status).toBe(401);
+  });
+
+  it('replays on one instance a create made with an Idempotency-Key on the other', async () => {
+    const idempotencyKey = `"${randomUUID()}"`;
+    const create = (instance: Instance) =>
+      fetch(new URL('/v1/pets', instance.url), {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${apiKey}`,
+          'Content-Type': 'application/json',
+          'Idempotency-Key': idempotencyKey,
+        },
+        body: JSON.stringify({ name: 'Once', categoryId: 9 }),
+      });
+    const first = await create(one);
+    expect(first.status).toBe(201);
+    const retry = await create(two);
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(await retry.json()).toEqual(await first.json());
+  });
+
+  it('creates exactly one pet from a key sent to both instances at once, 20 times over', async () => {
+    const idempotencyKey = randomUUID();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        fetch(new URL('/v1/pets', (i % 2 === 0 ? one : two).url), {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${apiKey}`,
+            'Content-Type': 'application/json',
+            'Idempotency-Key': idempotencyKey,
+          },
+          body: JSON.stringify({ name: 'Raced', categoryId: 10 }),
+        }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    // Each answer is the create, its replay, or 409 while another instance held the key.
+    expect(statuses.every((status) => status === 201 || status === 409)).toBe(true);
+    const created = answers.filter(
+      (answer) => answer.status === 201 && answer.headers.get('Idempotent-Replayed') === null,
+    );
+    expect(created).toHaveLength(1);
+    const raced = (await one.storage.pets.list({ limit: 1000 })).filter(
+      (pet) => pet.name === 'Raced',
+    );
+    expect(raced).toHaveLength(1);
   });
 
   it('enforces one limit across both: 60 of 100 concurrent requests of a Free key pass', async () => {

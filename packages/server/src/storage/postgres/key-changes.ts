@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 
 /** The channel the `api_keys` trigger notifies (migration 4). */
 export const KEY_CHANGES_CHANNEL = 'petstore_api_keys';
@@ -18,17 +18,18 @@ export interface KeyChanges {
  * trust itself then); it reconnects a second later.
  */
 export function listenForKeyChanges(
+  { Client }: Pick<typeof pg, 'Client'>,
   connectionString: string,
   onError: (error: Error) => void,
 ): KeyChanges {
   let counter = 0;
   let listening = false;
   let closed = false;
-  let client: pg.Client | undefined;
+  let client: InstanceType<typeof Client> | undefined;
   let retry: NodeJS.Timeout | undefined;
 
   const connect = () => {
-    const current = new pg.Client({ connectionString, application_name: 'petstore-keys' });
+    const current = new Client({ connectionString, application_name: 'petstore-keys' });
     client = current;
     const lost = (error?: Error) => {
       if (client !== current) return;

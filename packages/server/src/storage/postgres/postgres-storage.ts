@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { NewPet, Pet } from '@petstore/types';
-import pg from 'pg';
+import type pg from 'pg';
 import { type Clock, systemClock } from '../../clock.js';
 import type { ApiKeyRecord, NewApiKey } from '../../domain.js';
 import { translateStoreErrors } from '../errors.js';
@@ -75,7 +75,9 @@ const run = <T>(operation: () => Promise<T>): Promise<T> =>
  * ```
  */
 export async function openPostgresStorage(options: PostgresStorageOptions): Promise<store.Storage> {
-  const pool = new pg.Pool({
+  // Loaded only for a postgres:// DATABASE_URL: a server on SQLite never pays for it.
+  const { default: driver } = await import('pg');
+  const pool = new driver.Pool({
     connectionString: options.connectionString,
     max: options.maxConnections ?? 10,
     // Fail a health check or a request instead of hanging when the database is unreachable.
@@ -91,7 +93,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     await pool.end();
     throw error;
   }
-  const keyChanges = listenForKeyChanges(options.connectionString, (error) =>
+  const keyChanges = listenForKeyChanges(driver, options.connectionString, (error) =>
     options.onIdleConnectionError?.(error),
   );
   return postgresStorage(pool, options.clock ?? systemClock, keyChanges);
