@@ -1,13 +1,24 @@
-import type { RateLimiterAbstract, RateLimiterMemory } from 'rate-limiter-flexible';
+import type { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Subject } from '../domain.js';
 import { DAY_SECONDS, MINUTE_SECONDS } from './fixed-windows.js';
 
+/** What a counter says of a key: its count. */
+export interface CounterValue {
+  consumedPoints: number;
+}
+
 /**
- * A rate-limiter-flexible limiter used as an atomic counter with expiry: it counts, we
- * decide. Its own `points` is never reached (quotas differ per key), and its expiry only
- * garbage-collects counters of past windows, because the window is part of each key.
+ * An atomic counter with expiry: it counts, we decide. In Redis a rate-limiter-flexible
+ * limiter (whose own `points` is never reached, as quotas differ per key), in memory a
+ * `MemoryCounter`. Expiry only garbage-collects counters of past windows, because the window
+ * is part of each key.
  */
-export type Counter = Pick<RateLimiterAbstract, 'consume' | 'reward' | 'get' | 'set'>;
+export interface Counter {
+  consume(key: string, points?: number): Promise<CounterValue>;
+  reward(key: string, points?: number): Promise<CounterValue>;
+  get(key: string): Promise<CounterValue | null>;
+  set(key: string, points: number, durationSeconds: number): Promise<CounterValue>;
+}
 
 /** The counters a backend provides, one limiter each. */
 export interface Counters {
@@ -51,5 +62,21 @@ export function counterOptions(keyPrefix: string): Record<keyof Counters, Counte
  * here only, and never parsed back: what a subject is, is the `Subject` value.
  */
 export function subjectKey(subject: Subject): string {
-  return subject.kind === 'key' ? `key:${subject.keyId}` : `ip:${subject.address}`;
+  return subject.kind === 'key' ? `key:${subject.keyId}` : `${addressPrefix}${subject.address}`;
+}
+
+const addressPrefix = 'ip:';
+
+/**
+ * One counter over two: a counter key built from an address subject goes to `addresses`, any
+ * other to `keys`. The in-memory backend bounds each side separately.
+ */
+export function bySubjectKind(keys: Counter, addresses: Counter): Counter {
+  const pick = (key: string) => (key.startsWith(addressPrefix) ? addresses : keys);
+  return {
+    consume: (key, points) => pick(key).consume(key, points),
+    reward: (key, points) => pick(key).reward(key, points),
+    get: (key) => pick(key).get(key),
+    set: (key, points, durationSeconds) => pick(key).set(key, points, durationSeconds),
+  };
 }

@@ -1,20 +1,29 @@
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Clock } from '../clock.js';
-import { counterOptions, defaultKeyPrefix } from './counters.js';
+import { bySubjectKind, type Counter, counterOptions, defaultKeyPrefix } from './counters.js';
 import { type BanPolicy, defaultBanPolicy, type RateLimiter } from './limiter.js';
+import { MemoryCounter } from './memory-counter.js';
 import { createWindowedLimiter } from './windowed-limiter.js';
 
 export interface MemoryRateLimiterOptions {
   clock: Clock;
   /** Defaults to `defaultBanPolicy` (20 answers of 429 within a minute ban a key for 900 s). */
   ban?: BanPolicy;
+  /**
+   * The most API keys, and separately the most client addresses, counted per window (default
+   * 100,000 each). Beyond it the oldest counts are forgotten (see `MemoryCounter`).
+   */
+  maxSubjects?: number;
 }
+
+/** The default of `maxSubjects`. */
+export const DEFAULT_MAX_SUBJECTS = 100_000;
 
 /**
  * The in-process backend, the default for a single instance: counts live in this
- * process's memory (rate-limiter-flexible's `RateLimiterMemory`), so they are exact under
- * any concurrency within it (Node runs each increment to completion) but not shared with
- * other instances. Nothing to close.
+ * process's memory (`MemoryCounter`s, API keys and client addresses apart), so they are exact
+ * under any concurrency within it (Node runs each increment to completion) but not shared with
+ * other instances. Its memory is bounded: at most `maxSubjects` keys and as many addresses per
+ * window, whatever a flood of new addresses does. Nothing to close.
  *
  * @example
  * ```ts
@@ -25,14 +34,24 @@ export interface MemoryRateLimiterOptions {
 export function createMemoryRateLimiter({
   clock,
   ban = defaultBanPolicy,
+  maxSubjects = DEFAULT_MAX_SUBJECTS,
 }: MemoryRateLimiterOptions): RateLimiter {
   const options = counterOptions(defaultKeyPrefix);
+  const counter = (durationSeconds: number): Counter =>
+    bySubjectKind(
+      new MemoryCounter({ durationSeconds, maxEntries: maxSubjects }),
+      new MemoryCounter({ durationSeconds, maxEntries: maxSubjects }),
+    );
   return createWindowedLimiter(
     {
-      minute: new RateLimiterMemory(options.minute),
-      day: new RateLimiterMemory(options.day),
-      strikes: new RateLimiterMemory(options.strikes),
-      bans: new RateLimiterMemory(options.bans),
+      minute: counter(options.minute.duration ?? 0),
+      day: counter(options.day.duration ?? 0),
+      // Only keys strike and get banned.
+      strikes: new MemoryCounter({
+        durationSeconds: options.strikes.duration ?? 0,
+        maxEntries: maxSubjects,
+      }),
+      bans: new MemoryCounter({ durationSeconds: 0, maxEntries: maxSubjects }),
     },
     { clock, ban, close: async () => {}, health: () => ({ backend: 'memory' }) },
   );

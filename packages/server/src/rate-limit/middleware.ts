@@ -34,7 +34,9 @@ export function rateLimit({ limiter, onDecision }: RateLimitOptions): RequestHan
   return async (_req, res, next) => {
     const { subject, quota } = res.locals.caller;
     const decision = await limiter.consume(subject, quota);
-    res.set(rateLimitHeaders(decision));
+    const headers = rateLimitHeaders(decision);
+    // setHeader, not Express's res.set: these values are strings and none is Content-Type.
+    for (const name in headers) res.setHeader(name, headers[name] as string);
     onDecision?.(
       decision.allowed ? 'allowed' : decision.code === 'key_banned' ? 'banned' : 'limited',
     );
