@@ -87,12 +87,20 @@ export function petRoutes({
   const router = Router();
   const inFlight = new InFlightKeys();
   /**
-   * Sends a body already serialised (for its ETag) as it is, instead of serialising it again;
-   * with response validation on, through `res.json`, where the validator checks it.
+   * Sends a JSON body, serialised once (the list and getPet already did, for their ETag) and
+   * written with Node's `res.end`, which sets Content-Length: Express's `res.send` would only
+   * re-derive the content type, check freshness again and re-encode. With response validation
+   * on, through `res.json`, where the validator checks it.
    */
-  const sendJson = validateResponses
-    ? (res: Response, body: unknown) => void res.json(body)
-    : (res: Response, _body: unknown, text: string) => void res.type('json').send(text);
+  function sendJson<T>(res: Response<T>, status: number, body: NoInfer<T>, text?: string): void {
+    if (validateResponses) {
+      res.status(status).json(body);
+      return;
+    }
+    res.statusCode = status;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.end(text ?? JSON.stringify(body));
+  }
   const refuse = (pet: unknown) =>
     logger.warn({ pet }, 'a stored pet does not match the contract and is not served');
 
@@ -152,7 +160,7 @@ export function petRoutes({
     }
     const text = JSON.stringify(page);
     if (answerIfNotModified(req, res, entityTag(text, link))) return;
-    sendJson(res.status(200), page, text);
+    sendJson(res, 200, page, text);
   });
 
   /**
@@ -178,11 +186,11 @@ export function petRoutes({
       });
       switch (outcome.kind) {
         case 'created':
-          res.status(201).json(outcome.pet);
+          sendJson(res, 201, outcome.pet);
           return;
         case 'replayed':
           res.setHeader('Idempotent-Replayed', 'true');
-          res.status(201).json(outcome.pet);
+          sendJson(res, 201, outcome.pet);
           return;
         case 'reused':
           throw new ApiError('idempotency_key_reused');
@@ -208,7 +216,7 @@ export function petRoutes({
       return createOnce(res, draft, caller.key.id, key);
     }
     const pet = await storage.pets.create(draft);
-    res.status(201).json(pet);
+    sendJson(res, 201, pet);
   });
 
   // getPet (deprecated; its headers are set by the deprecation middleware).
@@ -222,7 +230,7 @@ export function petRoutes({
     }
     const text = JSON.stringify(pet);
     if (answerIfNotModified(req, res, entityTag(text))) return;
-    sendJson(res.status(200), pet, text);
+    sendJson(res, 200, pet, text);
   });
 
   return router;
