@@ -8,6 +8,7 @@ import { errorHandler } from './errors/index.js';
 import {
   chain,
   corsFor,
+  exceptUnder,
   getPetDeprecation,
   jsonBody,
   notFound,
@@ -94,7 +95,8 @@ export function createApp({
       ...(config.corsOrigins === undefined ? [] : [corsFor(config.corsOrigins, description)]),
     ),
   );
-  app.use(publicRoutes({ storage, limiter }));
+  // No public route lies under /v1/: API requests skip them.
+  app.use(exceptUnder('/v1/', publicRoutes({ storage, limiter })));
   if (config.metricsToken !== undefined) app.use(metricsRoute(metrics, config.metricsToken));
 
   app.use(
@@ -111,7 +113,7 @@ export function createApp({
       requireIntegerLiterals(integerQueryParameters(description)),
     ),
   );
-  app.use(openApiValidation({ validateResponses: config.validateResponses }));
+  app.use(chain(...openApiValidation({ validateResponses: config.validateResponses })));
   app.use(
     petRoutes({
       storage,

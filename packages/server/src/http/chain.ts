@@ -23,3 +23,15 @@ export function chain(...handlers: RequestHandler[]): RequestHandler {
     step();
   };
 }
+
+/**
+ * `handler` for every path except those under `prefix` (case-sensitive, so it can only skip
+ * paths the handler would not match anyway when its routes lie elsewhere): the public routes
+ * need not be walked, route by route, for every API request.
+ */
+export function exceptUnder(prefix: string, handler: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    if (req.path.startsWith(prefix)) return next();
+    return handler(req, res, next);
+  };
+}
