@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { describe, expect, it } from 'vitest';
-import { chain } from '../../src/http/index.js';
+import { chain, exceptUnder } from '../../src/http/index.js';
 
 /** Runs a handler with stand-in request and response; resolves with what reached `next`. */
 function run(handler: RequestHandler): Promise<unknown[]> {
@@ -56,5 +56,24 @@ describe('chain', () => {
     const seen: string[] = [];
     await run(chain(later, (_req, _res, next) => (seen.push('after'), next())));
     expect(seen).toEqual(['after']);
+  });
+});
+
+describe('exceptUnder', () => {
+  it('runs the handler for paths outside the prefix and skips it under the prefix', () => {
+    const seen: string[] = [];
+    const handler = exceptUnder('/v1/', (req, _res, next) => {
+      seen.push(req.path);
+      next();
+    });
+    for (const path of ['/healthz', '/v1', '/V1/pets', '/v1/pets', '/v1/pets/1']) {
+      let wentOn = false;
+      handler({ path } as Request, {} as Response, () => {
+        wentOn = true;
+      });
+      expect(wentOn).toBe(true);
+    }
+    // Only what could be a public route reached it: '/V1/pets' too, as matching is case-sensitive.
+    expect(seen).toEqual(['/healthz', '/v1', '/V1/pets']);
   });
 });
