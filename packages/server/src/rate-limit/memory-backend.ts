@@ -10,7 +10,7 @@ export interface MemoryRateLimiterOptions {
   ban?: BanPolicy;
   /**
    * The most API keys, and separately the most client addresses, counted per window (default
-   * 100,000 each). Beyond it the oldest counts are forgotten (see `MemoryCounter`).
+   * 100,000 each). Beyond it the least recently used counts are forgotten (see `MemoryCounter`).
    */
   maxSubjects?: number;
 }
