@@ -293,6 +293,16 @@ describe.each(backends)('storage contract on $name', (backend) => {
       expect(await storage.pets.list({ limit: 10 })).toEqual([created]);
     });
 
+    it('replays a pet without a status exactly, with no status field', async () => {
+      const tom = { name: 'Tom "the cat" \\ Ünal', categoryId: 2 };
+      const first = await storage.pets.createIdempotent(tom, request());
+      const replay = await storage.pets.createIdempotent(tom, request());
+      expect(replay.kind).toBe('replayed');
+      const { pet } = replay as { pet: Pet };
+      expect(pet).toStrictEqual((first as { pet: Pet }).pet);
+      expect(JSON.stringify(pet)).toBe(JSON.stringify({ id: pet.id, ...tom }));
+    });
+
     it('refuses the same key with another body, creating nothing', async () => {
       await storage.pets.createIdempotent(rex, request());
       const other = await storage.pets.createIdempotent(

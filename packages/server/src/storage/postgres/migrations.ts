@@ -87,6 +87,59 @@ export const postgresMigrations: readonly PostgresMigration[] = [
         for each statement execute function petstore_notify_api_keys();
     `,
   },
+  {
+    version: 5,
+    description: 'createPet with an idempotency key in one round trip',
+    sql: `
+      -- The whole of an idempotent create in one call, so one statement's transaction: the
+      -- key's advisory lock (another request with it in flight: 'in_flight'), its live record
+      -- ('known': the caller compares fingerprints), or else the pet and its record ('created';
+      -- an expired record is replaced). The recorded body is the 201's: the pet as the
+      -- contract writes it, with no status when it has none.
+      create function petstore_create_pet_once(
+        lock_key bigint, owner_id bigint, idem_key text, body_fingerprint text,
+        new_name text, new_category_id bigint, new_status text,
+        at_time timestamptz, until_time timestamptz
+      ) returns table (
+        outcome text, known_fingerprint text, known_body text,
+        created_id bigint, created_name text, created_category_id bigint, created_status text
+      ) language plpgsql as $$
+      declare
+        known record;
+        created pets%rowtype;
+      begin
+        if not pg_try_advisory_xact_lock(lock_key) then
+          return query select 'in_flight', null::text, null::text,
+            null::bigint, null::text, null::bigint, null::text;
+          return;
+        end if;
+        select k.fingerprint, k.response_body, k.expires_at into known
+          from idempotency_keys k
+          where k.api_key_id = owner_id and k.idempotency_key = idem_key;
+        if found and known.expires_at >= at_time then
+          return query select 'known', known.fingerprint, known.response_body,
+            null::bigint, null::text, null::bigint, null::text;
+          return;
+        end if;
+        if found then
+          delete from idempotency_keys k
+            where k.api_key_id = owner_id and k.idempotency_key = idem_key;
+        end if;
+        insert into pets (name, category_id, status)
+          values (new_name, new_category_id, new_status)
+          returning * into created;
+        insert into idempotency_keys (api_key_id, idempotency_key, fingerprint, pet_id,
+            response_status, response_body, created_at, expires_at)
+          values (owner_id, idem_key, body_fingerprint, created.id, 201,
+            json_strip_nulls(json_build_object('id', created.id, 'name', created.name,
+              'categoryId', created.category_id, 'status', created.status))::text,
+            at_time, until_time);
+        return query select 'created', null::text, null::text,
+          created.id, created.name, created.category_id, created.status;
+      end;
+      $$;
+    `,
+  },
 ];
 
 /**

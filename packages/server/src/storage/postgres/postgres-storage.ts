@@ -16,7 +16,7 @@ import {
   petFromRow,
   toSafeInteger,
 } from '../rows.js';
-import { type IdempotencyRow, recordValues, replayOrRefuse } from '../idempotency.js';
+import { replayOrRefuse } from '../idempotency.js';
 import { refuseRotation, retirement } from '../key-rotation.js';
 import type * as store from '../store.js';
 import { type KeyChanges, listenForKeyChanges } from './key-changes.js';
@@ -137,47 +137,50 @@ function postgresPets(pool: pg.Pool): store.PetRepository {
    * now; it is released by the commit, the rollback, or the connection's end if an instance
    * dies, so no stale "in flight" can outlive its request.
    */
+  /**
+   * An idempotent create is one call of `petstore_create_pet_once` (migration 5): one round
+   * trip, one statement's transaction holding the key's advisory lock until it commits.
+   */
   async function createOnce(
     pet: NewPet,
     request: store.IdempotentCreate,
   ): Promise<store.IdempotentOutcome> {
-    return inTransaction(pool, async (client) => {
-      const lock = await client.query<{ locked: boolean }>({
-        name: 'idempotency_lock',
-        text: 'select pg_try_advisory_xact_lock($1) as locked',
-        values: [advisoryLockId(request)],
-      });
-      // Nothing was done in this transaction: committing it ends it like a rollback would.
-      if (!firstRow(lock).locked) return { kind: 'in_flight' };
-      const known = await client.query<IdempotencyRow & { expires_at: Date }>({
-        name: 'idempotency_find',
-        text: `select fingerprint, response_body, expires_at from idempotency_keys
-               where api_key_id = $1 and idempotency_key = $2`,
-        values: [request.apiKeyId, request.key],
-      });
-      const row = known.rows[0];
-      if (row && row.expires_at.getTime() >= request.now) return replayOrRefuse(row, request);
-      if (row) {
-        await client.query({
-          name: 'idempotency_forget',
-          text: 'delete from idempotency_keys where api_key_id = $1 and idempotency_key = $2',
-          values: [request.apiKeyId, request.key],
-        });
-      }
-      const created = await insertPet(client, pet);
-      await client.query({
-        name: 'idempotency_record',
-        text: `insert into idempotency_keys (api_key_id, idempotency_key, fingerprint, pet_id,
-                 response_status, response_body, created_at, expires_at)
-               values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    const row = firstRow(
+      await pool.query<CreateOnceRow>({
+        name: 'idempotency_create_once',
+        text: 'select * from petstore_create_pet_once($1, $2, $3, $4, $5, $6, $7, $8, $9)',
         values: [
-          ...recordValues(request, created),
+          advisoryLockId(request),
+          request.apiKeyId,
+          request.key,
+          request.fingerprint,
+          pet.name,
+          pet.categoryId,
+          pet.status ?? null,
           new Date(request.now).toISOString(),
           new Date(request.expiresAt).toISOString(),
         ],
-      });
-      return { kind: 'created', pet: created };
-    });
+      }),
+    );
+    switch (row.outcome) {
+      case 'in_flight':
+        return { kind: 'in_flight' };
+      case 'known':
+        return replayOrRefuse(
+          { fingerprint: row.known_fingerprint ?? '', response_body: row.known_body ?? '' },
+          request,
+        );
+      default:
+        return {
+          kind: 'created',
+          pet: createdPetFromRow({
+            id: row.created_id,
+            name: row.created_name,
+            category_id: row.created_category_id,
+            status: row.created_status,
+          } as unknown as PetRow),
+        };
+    }
   }
 
   return {
@@ -362,6 +365,17 @@ async function inTransaction<T>(
 function advisoryLockId({ apiKeyId, key }: store.IdempotentCreate): string {
   const digest = createHash('sha256').update(`${apiKeyId}:${key}`).digest();
   return digest.readBigInt64BE(0).toString();
+}
+
+/** What `petstore_create_pet_once` answers (bigints come as strings). */
+interface CreateOnceRow {
+  outcome: 'in_flight' | 'known' | 'created';
+  known_fingerprint: string | null;
+  known_body: string | null;
+  created_id: string | null;
+  created_name: string | null;
+  created_category_id: string | null;
+  created_status: string | null;
 }
 
 function firstRow<Row extends pg.QueryResultRow>(result: pg.QueryResult<Row>): Row {
