@@ -6,43 +6,17 @@ import {
   type RotatedApiKey,
 } from '../../src/keys/index.js';
 import { openSqliteStorage, type Storage } from '../../src/storage/index.js';
-import { createTestClock, startTestServer, type TestServer } from '../../src/testing/index.js';
+import { createTestClock, type TestServer } from '../../src/testing/index.js';
 import { expectError } from '../support/contract.js';
 import { get } from '../support/requests.js';
-import { createTemporaryPostgresDatabase } from '../support/temporary-postgres-database.js';
-
-/** A real server on each store; `stop` closes it and drops what was made for it. */
-const stores: { name: string; start(): Promise<{ server: TestServer; stop(): Promise<void> }> }[] =
-  [
-    {
-      name: 'SQLite',
-      async start() {
-        const server = await startTestServer();
-        return { server, stop: () => server.close() };
-      },
-    },
-    {
-      name: 'PostgreSQL',
-      async start() {
-        const database = await createTemporaryPostgresDatabase();
-        const server = await startTestServer({ databaseUrl: database.url });
-        return {
-          server,
-          async stop() {
-            await server.close();
-            await database.drop();
-          },
-        };
-      },
-    },
-  ];
+import { serverOnEachStore } from '../support/server-on-each-store.js';
 
 function rotated(rotation: Awaited<ReturnType<typeof rotateApiKey>>): RotatedApiKey {
   if (rotation.kind !== 'rotated') throw new Error(`expected a rotation, got ${rotation.kind}`);
   return rotation;
 }
 
-describe.each(stores)('a rotated key over HTTP on $name', (store) => {
+describe.each(serverOnEachStore)('a rotated key over HTTP on $name', (store) => {
   let server: TestServer;
   let stop: () => Promise<void>;
 

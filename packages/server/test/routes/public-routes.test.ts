@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { docsHtmlFile, openApiJsonFile, openApiYamlFile } from '../../src/contract.js';
 import { startTestServer, type TestServer } from '../../src/testing/index.js';
+import { expectNotReadyButAlive } from '../support/store-unavailable.js';
 
 let server: TestServer;
 
@@ -45,13 +46,7 @@ describe('public routes (no key, no rate limit)', () => {
       }),
     });
     try {
-      const ready = await fetch(`${broken.url}/readyz`);
-      expect(ready.status).toBe(503);
-      expect(await ready.json()).toEqual({
-        status: 'unavailable',
-        checks: { store: 'unreachable', rateLimits: 'memory' },
-      });
-      expect((await fetch(`${broken.url}/healthz`)).status).toBe(200);
+      await expectNotReadyButAlive(broken.url);
     } finally {
       await broken.close();
     }

@@ -13,3 +13,17 @@ export async function expectStoreUnavailable(response: Response): Promise<ErrorB
   expectApiHeaders(response);
   return body;
 }
+
+/**
+ * Asserts what the server's probes say while its store is unreachable (in-memory rate limits):
+ * `/readyz` 503 `unavailable`, and `/healthz` (liveness) still 200.
+ */
+export async function expectNotReadyButAlive(url: string): Promise<void> {
+  const ready = await fetch(`${url}/readyz`);
+  expect(ready.status).toBe(503);
+  expect(await ready.json()).toEqual({
+    status: 'unavailable',
+    checks: { store: 'unreachable', rateLimits: 'memory' },
+  });
+  expect((await fetch(`${url}/healthz`)).status).toBe(200);
+}

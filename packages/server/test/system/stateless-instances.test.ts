@@ -64,10 +64,26 @@ describe('two server instances on one PostgreSQL database and one Redis', () => 
   let two: Instance;
   let apiKey: string;
 
-  const call = (instance: Instance, path: string, init: RequestInit = {}, key = apiKey) =>
+  const call = (
+    instance: Instance,
+    path: string,
+    init: RequestInit & { headers?: Record<string, string> } = {},
+    key = apiKey,
+  ) =>
     fetch(new URL(path, instance.url), {
       ...init,
-      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      headers: {
+        Authorization: `Bearer ${key}`,
+        'Content-Type': 'application/json',
+        ...init.headers,
+      },
+    });
+  /** A create with an `Idempotency-Key`. */
+  const createWithKey = (instance: Instance, idempotencyKey: string, pet: object) =>
+    call(instance, '/v1/pets', {
+      method: 'POST',
+      headers: { 'Idempotency-Key': idempotencyKey },
+      body: JSON.stringify(pet),
     });
 
   beforeAll(async () => {
@@ -156,15 +172,7 @@ describe('two server instances on one PostgreSQL database and one Redis', () => 
   it('replays on one instance a create made with an Idempotency-Key on the other', async () => {
     const idempotencyKey = `"${randomUUID()}"`;
     const create = (instance: Instance) =>
-      fetch(new URL('/v1/pets', instance.url), {
-        method: 'POST',
-        headers: {
-          Authorization: `Bearer ${apiKey}`,
-          'Content-Type': 'application/json',
-          'Idempotency-Key': idempotencyKey,
-        },
-        body: JSON.stringify({ name: 'Once', categoryId: 9 }),
-      });
+      createWithKey(instance, idempotencyKey, { name: 'Once', categoryId: 9 });
     const first = await create(one);
     expect(first.status).toBe(201);
     const retry = await create(two);
@@ -177,15 +185,7 @@ describe('two server instances on one PostgreSQL database and one Redis', () => 
     const idempotencyKey = randomUUID();
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        fetch(new URL('/v1/pets', (i % 2 === 0 ? one : two).url), {
-          method: 'POST',
-          headers: {
-            Authorization: `Bearer ${apiKey}`,
-            'Content-Type': 'application/json',
-            'Idempotency-Key': idempotencyKey,
-          },
-          body: JSON.stringify({ name: 'Raced', categoryId: 10 }),
-        }),
+        createWithKey(i % 2 === 0 ? one : two, idempotencyKey, { name: 'Raced', categoryId: 10 }),
       ),
     );
     const statuses = answers.map((answer) => answer.status);

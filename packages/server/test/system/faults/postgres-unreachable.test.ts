@@ -6,7 +6,7 @@ import {
   type TestServer,
 } from '../../../src/testing/index.js';
 import { authorized, createPet, get, postPet } from '../../support/requests.js';
-import { expectStoreUnavailable } from '../../support/store-unavailable.js';
+import { expectNotReadyButAlive, expectStoreUnavailable } from '../../support/store-unavailable.js';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
 import {
   createTemporaryPostgresDatabase,
@@ -68,13 +68,7 @@ describe('PostgreSQL unreachable (the proxy to it cut), then back', () => {
       expect(response.status, operation).toBe(503);
       await expectStoreUnavailable(response);
     }
-    const ready = await fetch(`${server.url}/readyz`);
-    expect(ready.status).toBe(503);
-    expect(await ready.json()).toEqual({
-      status: 'unavailable',
-      checks: { store: 'unreachable', rateLimits: 'memory' },
-    });
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    await expectNotReadyButAlive(server.url);
 
     await proxy.restore();
 

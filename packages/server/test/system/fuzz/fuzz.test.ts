@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../../src/testing/index.js';
-import { createTemporaryPostgresDatabase } from '../../support/temporary-postgres-database.js';
+import type { TestServer } from '../../../src/testing/index.js';
+import { serverOnEachStore } from '../../support/server-on-each-store.js';
 import { operations } from './contract.js';
 import { mutationKinds } from './mutations.js';
 import { fuzz, fuzzOptionsFromEnv } from './runner.js';
@@ -16,31 +16,7 @@ const options = fuzzOptionsFromEnv();
 /** Generous: a run takes well under a minute per backend here; shrinking a failure takes longer. */
 const TIMEOUT_MS = 600_000;
 
-const backends: [string, () => Promise<{ server: TestServer; stop(): Promise<void> }>][] = [
-  [
-    'SQLite',
-    async () => {
-      const server = await startTestServer();
-      return { server, stop: () => server.close() };
-    },
-  ],
-  [
-    'PostgreSQL',
-    async () => {
-      const database = await createTemporaryPostgresDatabase();
-      const server = await startTestServer({ databaseUrl: database.url });
-      return {
-        server,
-        async stop() {
-          await server.close();
-          await database.drop();
-        },
-      };
-    },
-  ],
-];
-
-describe.each(backends)('fuzzing the server on %s', (label, start) => {
+describe.each(serverOnEachStore)('fuzzing the server on $name', ({ name: label, start }) => {
   let server: TestServer;
   let stop: () => Promise<void>;
   beforeAll(async () => {
