@@ -88,18 +88,21 @@ export function petRoutes({
   const inFlight = new InFlightKeys();
   /**
    * Sends a JSON body, serialised once (the list and getPet already did, for their ETag) and
-   * written with Node's `res.end`, which sets Content-Length: Express's `res.send` would only
-   * re-derive the content type, check freshness again and re-encode. With response validation
-   * on, through `res.json`, where the validator checks it.
+   * written with Node's `res.end`: Express's `res.send` would only re-derive the content type,
+   * check freshness again and re-encode. Content-Length is set here, as Node leaves it out of a
+   * HEAD answer, which must carry GET's headers. With response validation on, through
+   * `res.json`, where the validator checks it.
    */
   function sendJson<T>(res: Response<T>, status: number, body: NoInfer<T>, text?: string): void {
     if (validateResponses) {
       res.status(status).json(body);
       return;
     }
+    const json = text ?? JSON.stringify(body);
     res.statusCode = status;
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.end(text ?? JSON.stringify(body));
+    res.setHeader('Content-Length', Buffer.byteLength(json));
+    res.end(json);
   }
   const refuse = (pet: unknown) =>
     logger.warn({ pet }, 'a stored pet does not match the contract and is not served');
