@@ -11,27 +11,14 @@ type WithOperation = { openapi?: { schema?: { operationId?: string } } };
  * unknown paths, public routes), its method and status.
  */
 export function httpMetrics({ requests, requestDuration }: Metrics): RequestHandler {
-  // The labelled series, looked up once per label set: prom-client hashes the labels on
-  // every `labels()` call. The sets are few (operations × methods × statuses).
-  const series = new Map<string, { count: () => void; time: (seconds: number) => void }>();
-  const seriesOf = (operation: string, method: string, status: number) => {
-    const name = `${operation} ${method} ${status}`;
-    let found = series.get(name);
-    if (found === undefined) {
-      const counter = requests.labels(operation, method, String(status));
-      const histogram = requestDuration.labels(operation);
-      found = { count: () => counter.inc(), time: (seconds) => histogram.observe(seconds) };
-      series.set(name, found);
-    }
-    return found;
-  };
   return (req, res, next) => {
     const start = performance.now();
     res.once('finish', () => {
       const operation = (req as WithOperation).openapi?.schema?.operationId ?? 'none';
-      const { count, time } = seriesOf(operation, req.method, res.statusCode);
-      count();
-      time((performance.now() - start) / 1000);
+      // Labels as an object: `labels(...)` would bind a new child per call, and prom-client
+      // hashes the labels on every `inc`/`observe` either way.
+      requests.inc({ operation, method: req.method, status: String(res.statusCode) });
+      requestDuration.observe({ operation }, (performance.now() - start) / 1000);
     });
     next();
   };

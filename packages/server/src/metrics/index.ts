@@ -5,10 +5,5 @@
  */
 export { httpMetrics } from './http-metrics.js';
 export { instrumentStorage } from './instrument-storage.js';
-export {
-  createMetrics,
-  type Metrics,
-  type MetricsOptions,
-  type RateLimitOutcome,
-} from './metrics.js';
+export { createMetrics, type Metrics, type MetricsOptions } from './metrics.js';
 export { metricsRoute } from './metrics-route.js';

@@ -3,9 +3,10 @@ import { type Storage, StoreUnavailableError } from '../storage/index.js';
 import type { Metrics } from './metrics.js';
 
 /**
- * The store with every call timed into `petstore_store_query_duration_seconds`, labelled with
- * the method (`pets.list`) and the outcome (`ok`, `unavailable`, `error`). A decorator: the
- * adapters know nothing of metrics.
+ * The store with the calls of serving timed into `petstore_store_query_duration_seconds`
+ * (every pet call, the key lookup and `ping`; not the key management of the keys CLI),
+ * labelled with the method (`pets.list`) and the outcome (`ok`, `unavailable`, `error`). A
+ * decorator: the adapters know nothing of metrics.
  */
 export function instrumentStorage(storage: Storage, { storeDuration }: Metrics): Storage {
   const timed = <A extends unknown[], R>(method: string, call: (...args: A) => Promise<R>) => {

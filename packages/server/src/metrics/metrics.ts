@@ -2,7 +2,6 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { LimiterHealth } from '../rate-limit/index.js';
 
 /** What the rate limiter decided about a request. */
-export type RateLimitOutcome = 'allowed' | 'limited' | 'banned';
 
 /**
  * The server's Prometheus metrics (prom-client), in a registry of their own so that two servers

@@ -59,7 +59,9 @@ export function counterOptions(keyPrefix: string): Record<keyof Counters, Counte
 
 /**
  * The part of a counter's key that names the subject: `key:<id>` or `ip:<address>`. Built
- * here only, and never parsed back: what a subject is, is the `Subject` value.
+ * here only; what a subject is, is the `Subject` value. The one reader of the prefix is
+ * `bySubjectKind` below, which the counters' interface (keys only, no subject) leaves no other
+ * way to tell addresses from API keys.
  */
 export function subjectKey(subject: Subject): string {
   return subject.kind === 'key' ? `key:${subject.keyId}` : `${addressPrefix}${subject.address}`;

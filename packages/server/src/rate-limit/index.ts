@@ -13,6 +13,11 @@ export {
   type Windows,
 } from './limiter.js';
 export { createMemoryRateLimiter, type MemoryRateLimiterOptions } from './memory-backend.js';
-export { rateLimit, rateLimitHeaders, type RateLimitOptions } from './middleware.js';
+export {
+  rateLimit,
+  rateLimitHeaders,
+  type RateLimitOptions,
+  type RateLimitOutcome,
+} from './middleware.js';
 export { openRateLimiter, type OpenRateLimiterOptions } from './open-rate-limiter.js';
 export { createRedisRateLimiter, type RedisRateLimiterOptions } from './redis-backend.js';

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
-import { bySubjectKind, type Counter, counterOptions, defaultKeyPrefix } from './counters.js';
+import { bySubjectKind, type Counter } from './counters.js';
+import { DAY_SECONDS, MINUTE_SECONDS } from './fixed-windows.js';
 import { type BanPolicy, defaultBanPolicy, type RateLimiter } from './limiter.js';
 import { MemoryCounter } from './memory-counter.js';
 import { createWindowedLimiter } from './windowed-limiter.js';
@@ -36,7 +37,6 @@ export function createMemoryRateLimiter({
   ban = defaultBanPolicy,
   maxSubjects = DEFAULT_MAX_SUBJECTS,
 }: MemoryRateLimiterOptions): RateLimiter {
-  const options = counterOptions(defaultKeyPrefix);
   const counter = (durationSeconds: number): Counter =>
     bySubjectKind(
       new MemoryCounter({ durationSeconds, maxEntries: maxSubjects }),
@@ -44,13 +44,10 @@ export function createMemoryRateLimiter({
     );
   return createWindowedLimiter(
     {
-      minute: counter(options.minute.duration ?? 0),
-      day: counter(options.day.duration ?? 0),
+      minute: counter(MINUTE_SECONDS),
+      day: counter(DAY_SECONDS),
       // Only keys strike and get banned.
-      strikes: new MemoryCounter({
-        durationSeconds: options.strikes.duration ?? 0,
-        maxEntries: maxSubjects,
-      }),
+      strikes: new MemoryCounter({ durationSeconds: MINUTE_SECONDS, maxEntries: maxSubjects }),
       bans: new MemoryCounter({ durationSeconds: 0, maxEntries: maxSubjects }),
     },
     { clock, ban, close: async () => {}, health: () => ({ backend: 'memory' }) },

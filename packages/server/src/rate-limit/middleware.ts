@@ -2,10 +2,13 @@ import type { RequestHandler } from 'express';
 import { ApiError } from '../errors/index.js';
 import type { LimitDecision, RateLimiter } from './limiter.js';
 
+/** What became of a request at the limiter (the metric's `outcome` label). */
+export type RateLimitOutcome = 'allowed' | 'limited' | 'banned';
+
 export interface RateLimitOptions {
   limiter: RateLimiter;
   /** Told of each decision (for metrics). */
-  onDecision?: ((outcome: 'allowed' | 'limited' | 'banned') => void) | undefined;
+  onDecision?: ((outcome: RateLimitOutcome) => void) | undefined;
 }
 
 /**

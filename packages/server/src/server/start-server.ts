@@ -142,7 +142,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       'listening',
     );
 
-    const stopPurging = purgeIdempotencyKeysRegularly(storage, clock, logger);
+    const stopPurging = purgeIdempotencyKeysRegularly(instrumented, clock, logger);
     let closing: Promise<void> | undefined;
     return {
       url,

@@ -18,8 +18,11 @@ export function replayOrRefuse(row: IdempotencyRow, request: IdempotentCreate): 
 }
 
 /**
- * The values of a new idempotency record, in column order (api_key_id, idempotency_key,
- * fingerprint, pet_id, response_status, response_body); each adapter adds its timestamps.
+ * The values of a new idempotency record on SQLite, in column order (api_key_id,
+ * idempotency_key, fingerprint, pet_id, response_status, response_body); the writer adds the
+ * timestamps. PostgreSQL builds the same record in SQL (`petstore_create_pet_once`, whose
+ * `response_body` must stay the pet as the 201 wrote it: the contract test *replays a pet
+ * without a status exactly* holds both stores to it).
  */
 export function recordValues(
   request: IdempotentCreate,

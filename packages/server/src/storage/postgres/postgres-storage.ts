@@ -120,10 +120,10 @@ function postgresStorage(pool: pg.Pool, clock: Clock, keyChanges: KeyChanges): s
 }
 
 function postgresPets(pool: pg.Pool): store.PetRepository {
-  const insertPet = async (client: pg.Pool | pg.PoolClient, pet: NewPet) =>
+  const insertPet = async (pet: NewPet) =>
     createdPetFromRow(
       firstRow(
-        await client.query<PetRow>({
+        await pool.query<PetRow>({
           name: 'pets_create',
           text: `insert into pets (name, category_id, status) values ($1, $2, $3) returning ${PET_COLUMNS}`,
           values: [pet.name, pet.categoryId, pet.status ?? null],
@@ -132,14 +132,11 @@ function postgresPets(pool: pg.Pool): store.PetRepository {
     );
 
   /**
-   * One transaction on one connection. A transaction-scoped advisory lock on the key (tried,
+   * An idempotent create is one call of `petstore_create_pet_once` (migration 5): one round
+   * trip, one statement's transaction. A transaction-scoped advisory lock on the key (tried,
    * never waited for) tells a request that another instance is processing the same key right
    * now; it is released by the commit, the rollback, or the connection's end if an instance
    * dies, so no stale "in flight" can outlive its request.
-   */
-  /**
-   * An idempotent create is one call of `petstore_create_pet_once` (migration 5): one round
-   * trip, one statement's transaction holding the key's advisory lock until it commits.
    */
   async function createOnce(
     pet: NewPet,
@@ -184,7 +181,7 @@ function postgresPets(pool: pg.Pool): store.PetRepository {
   }
 
   return {
-    create: (pet: NewPet): Promise<Pet> => run(() => insertPet(pool, pet)),
+    create: (pet: NewPet): Promise<Pet> => run(() => insertPet(pet)),
     createIdempotent: (
       pet: NewPet,
       request: store.IdempotentCreate,

@@ -50,17 +50,18 @@ export function prepareWrites(db: Database): (operation: WriteOperation) => unkn
   const createPet = (pet: NewPet): Pet =>
     createdPetFromRow(insert.get(pet.name, pet.categoryId, pet.status ?? null) as PetRow);
 
-  /** Check the key, create the pet, record the key: all or nothing (a savepoint of its own). */
-  const createIdempotent = db.transaction(
-    (pet: NewPet, request: IdempotentCreate): IdempotentOutcome => {
-      const known = findKey.get(request.apiKeyId, request.key);
-      if (known && known.expires_at >= request.now) return replayOrRefuse(known, request);
-      if (known) forgetKey.run(request.apiKeyId, request.key);
-      const created = createPet(pet);
-      recordKey.run(...recordValues(request, created), request.now, request.expiresAt);
-      return { kind: 'created', pet: created };
-    },
-  );
+  /**
+   * Check the key, create the pet, record the key: all or nothing, as every operation here runs
+   * in a transaction (or savepoint) of its own opened by the writer.
+   */
+  const createIdempotent = (pet: NewPet, request: IdempotentCreate): IdempotentOutcome => {
+    const known = findKey.get(request.apiKeyId, request.key);
+    if (known && known.expires_at >= request.now) return replayOrRefuse(known, request);
+    if (known) forgetKey.run(request.apiKeyId, request.key);
+    const created = createPet(pet);
+    recordKey.run(...recordValues(request, created), request.now, request.expiresAt);
+    return { kind: 'created', pet: created };
+  };
 
   return (operation) => {
     switch (operation.kind) {
