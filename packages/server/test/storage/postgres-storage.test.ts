@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStorage } from '../../src/storage/index.js';
 import { migratePostgres, postgresMigrations } from '../../src/storage/postgres/migrations.js';
+import { advisoryLockId } from '../../src/storage/postgres/postgres-storage.js';
 import { openPostgresStorage } from '../../src/storage/index.js';
 import type { Storage } from '../../src/storage/index.js';
 import {
@@ -38,6 +39,25 @@ describe('PostgreSQL storage', () => {
     // the routes refuse to serve (test/routes/list-pets.test.ts).
     const [pet] = await storage.pets.list({ limit: 10 });
     expect(Number.isSafeInteger(pet?.id)).toBe(false);
+  });
+
+  it('answers in_flight and creates nothing while another session holds the key', async () => {
+    const request = {
+      apiKeyId: 1,
+      key: 'b3f1c2d4-held-elsewhere',
+      fingerprint: 'body-a',
+      now: Date.now(),
+      expiresAt: Date.now() + 60_000,
+    };
+    const rex = { name: 'Rex', categoryId: 1 };
+    // Another instance processing the same key: its transaction holds the key's lock.
+    await admin.query('begin');
+    await admin.query('select pg_advisory_xact_lock($1)', [advisoryLockId(request)]);
+    expect(await storage.pets.createIdempotent(rex, request)).toEqual({ kind: 'in_flight' });
+    expect(await storage.pets.list({ limit: 10 })).toEqual([]);
+    await admin.query('rollback');
+    expect((await storage.pets.createIdempotent(rex, request)).kind).toBe('created');
+    expect(await storage.pets.list({ limit: 10 })).toHaveLength(1);
   });
 
   it('serves the status filter in id order from an index, without sorting', async () => {

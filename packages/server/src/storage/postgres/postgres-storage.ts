@@ -359,7 +359,7 @@ async function inTransaction<T>(
 }
 
 /** A 64-bit advisory lock id for one API key's `Idempotency-Key` (a hash of both). */
-function advisoryLockId({ apiKeyId, key }: store.IdempotentCreate): string {
+export function advisoryLockId({ apiKeyId, key }: store.IdempotentCreate): string {
   const digest = createHash('sha256').update(`${apiKeyId}:${key}`).digest();
   return digest.readBigInt64BE(0).toString();
 }
