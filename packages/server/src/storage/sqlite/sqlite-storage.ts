@@ -1,13 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { NewPet, Pet, PetStatus } from '@petstore/types';
-import BetterSqlite3, { type Database } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import { type Clock, systemClock } from '../../clock.js';
 import type { ApiKeyRecord, NewApiKey, Plan } from '../../domain.js';
 import { translateStoreErrors } from '../errors.js';
 import * as rows from '../rows.js';
 import { refuseRotation, retirement } from '../key-rotation.js';
 import type * as store from '../store.js';
+import { openConnection } from './connection.js';
 import { migrateSqlite } from './migrations.js';
 import { inlineWriter, type SqliteWriter, threadWriter } from './writer.js';
 
@@ -53,12 +54,7 @@ const run = <T>(operation: () => T | Promise<T>): Promise<T> =>
  */
 export function openSqliteStorage(file: string, options: SqliteStorageOptions = {}): store.Storage {
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const db = new BetterSqlite3(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  // The keys CLI may write while the server runs: wait for its lock instead of failing.
-  db.pragma('busy_timeout = 5000');
-  db.pragma('foreign_keys = ON');
+  const db = openConnection(file);
   migrateSqlite(db);
   return sqliteStorage(db, file, options);
 }

@@ -8,7 +8,7 @@
  * fsync never blocks the server's event loop, and reads go on meanwhile (WAL).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import BetterSqlite3 from 'better-sqlite3';
+import { openConnection } from './connection.js';
 import { prepareWrites, type WriteOperation } from './writes.js';
 
 /** A write, numbered by the server so its answer finds its way back (sent in arrays). */
@@ -26,10 +26,7 @@ const port = parentPort;
 if (port === null) throw new Error('writer-thread.ts runs as a worker thread');
 const { file } = workerData as { file: string };
 
-const db = new BetterSqlite3(file);
-db.pragma('journal_mode = WAL');
-db.pragma('synchronous = FULL');
-db.pragma('busy_timeout = 5000');
+const db = openConnection(file);
 const perform = prepareWrites(db);
 
 const asData = (error: unknown) => {
