@@ -28,7 +28,7 @@ export async function createTemporaryPostgresDatabase(): Promise<TemporaryPostgr
     url: url.toString(),
     name,
     // WITH (FORCE) (PostgreSQL 13+): a pool a failed test forgot to close must not leak the database.
-    drop: () => runAdmin(`drop database if exists "${name}" with (force)`),
+    drop: () => dropDatabase(name),
   };
 }
 
@@ -39,5 +39,24 @@ async function runAdmin(sql: string): Promise<void> {
     await client.query(sql);
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * Drops `name`, disconnecting its sessions. WITH (FORCE) may not terminate a session of
+ * another role: an autovacuum worker that happens to be working on the database then fails the
+ * drop with 42501 (insufficient privilege) until it finishes, which takes moments. So that
+ * error is retried, for up to 10 s.
+ */
+async function dropDatabase(name: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      await runAdmin(`drop database if exists "${name}" with (force)`);
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== '42501' || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 }
