@@ -24,15 +24,31 @@ function precomputed(options?: Readonly<HelmetOptions>): RequestHandler {
 }
 
 /**
- * Security headers (helmet's defaults: nosniff, HSTS, frame denial, a strict CSP, …) for the API
- * and the description files.
+ * The security headers of a JSON answer (the API, errors, the description files, the probes):
+ * the set the OWASP REST Security Cheat Sheet gives for APIs. A JSON body is never rendered as a
+ * page, so it needs no script, style or image policy: the CSP allows nothing and no framing,
+ * `nosniff` keeps browsers from reading it as anything but JSON, HSTS pins HTTPS, and no
+ * Referer leaves. helmet's other headers (cross-origin isolation, DNS prefetch, download and
+ * XSS-auditor switches) govern HTML documents; `/docs` gets them, with its own CSP.
  */
+export const JSON_SECURITY_HEADERS: readonly (readonly [string, string])[] = [
+  ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'"],
+  ['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'],
+  ['X-Content-Type-Options', 'nosniff'],
+  ['X-Frame-Options', 'DENY'],
+  ['Referrer-Policy', 'no-referrer'],
+];
+
+/** Sets {@link JSON_SECURITY_HEADERS} on every response (`/docs` then overrides them). */
 export function securityHeaders(): RequestHandler {
-  return precomputed();
+  return (_req, res, next) => {
+    for (const [name, value] of JSON_SECURITY_HEADERS) res.setHeader(name, value);
+    next();
+  };
 }
 
 /**
- * The headers for `/docs`: the same, except that the Content-Security-Policy lets the offline
+ * The headers for `/docs`, an HTML page: helmet's defaults, except that the Content-Security-Policy lets the offline
  * Redoc page run. Redoc is inlined into the HTML (an inline `<script>` and inline styles), starts
  * its search index in a web worker created from a `blob:` URL, and shows inline SVG/data images.
  * Nothing is loaded from another origin, so `'self'` plus those allowances is still tight.
