@@ -12,6 +12,7 @@ import {
   getPetDeprecation,
   jsonBody,
   notFound,
+  observeResponses,
   requestId,
   requestLog,
   securityHeaders,
@@ -89,8 +90,7 @@ export function createApp({
   app.use(
     chain(
       requestId(),
-      requestLog({ logger, ignore: quietRequests }),
-      httpMetrics(metrics),
+      observeResponses(requestLog({ logger, ignore: quietRequests }), httpMetrics(metrics)),
       securityHeaders(),
       ...(config.corsOrigins === undefined ? [] : [corsFor(config.corsOrigins, description)]),
     ),

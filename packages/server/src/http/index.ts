@@ -1,7 +1,7 @@
 /**
- * HTTP plumbing around the operations: request ids, request logs, security headers, the JSON
- * body parser, the deprecation headers of getPet, the last-route 404, and the translation of the
- * errors Express and the body parser raise.
+ * HTTP plumbing around the operations: request ids, request logs (and the observers of each sent
+ * response), security headers, the JSON body parser, the deprecation headers of getPet, the
+ * last-route 404, and the translation of the errors Express and the body parser raise.
  */
 export { getPetDeprecation, GET_PET_DEPRECATION, GET_PET_SUNSET } from './deprecation.js';
 export { translateExpressError } from './express-errors.js';
@@ -11,4 +11,5 @@ export { BODY_LIMIT_BYTES, jsonBody, translateBodyParserError } from './json-bod
 export { notFound } from './not-found.js';
 export { requestId } from './request-id.js';
 export { requestLog, type RequestLogOptions } from './request-log.js';
+export { observeResponses, type ResponseObserver } from './response-observers.js';
 export { docsSecurityHeaders, securityHeaders } from './security-headers.js';

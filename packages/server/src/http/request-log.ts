@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { performance } from 'node:perf_hooks';
-import type { RequestHandler } from 'express';
 import type { Logger } from '../logger.js';
+import type { ResponseObserver } from './response-observers.js';
 
 export interface RequestLogOptions {
   logger: Logger;
@@ -10,33 +9,30 @@ export interface RequestLogOptions {
 }
 
 /**
- * One JSON log line per request once its response is sent: its id (`res.locals.requestId`),
- * method, URL, client address, status and time taken — `request completed` at `info`, or
- * `request errored` at `error` for a 5xx. A lean line written straight through pino (no child
- * logger per request, no header dumps): cheap on the hot path, and no credentials to redact.
+ * One JSON log line per request once its response is sent (an observer for
+ * `observeResponses`): its id (`res.locals.requestId`), method, URL, client address, status
+ * and time taken — `request completed` at `info`, or `request errored` at `error` for a 5xx. A
+ * lean line written straight through pino (no child logger per request, no header dumps):
+ * cheap on the hot path, and no credentials to redact.
  */
-export function requestLog({ logger, ignore }: RequestLogOptions): RequestHandler {
+export function requestLog({ logger, ignore }: RequestLogOptions): ResponseObserver {
   // The line holds no header, so it skips the logger's redaction (which would otherwise walk
   // every line's `req`).
   const lines = logger.child({}, { redact: [] });
-  return (req, res, next) => {
-    if (ignore?.(req)) return next();
-    const start = performance.now();
-    res.once('finish', () => {
-      const { statusCode } = res;
-      const line = {
-        req: {
-          id: res.locals.requestId,
-          method: req.method,
-          url: req.originalUrl,
-          remoteAddress: req.socket.remoteAddress,
-        },
-        res: { statusCode },
-        responseTime: Math.round((performance.now() - start) * 1000) / 1000,
-      };
-      if (statusCode >= 500) lines.error(line, 'request errored');
-      else lines.info(line, 'request completed');
-    });
-    next();
+  return (req, res, elapsedMs) => {
+    if (ignore?.(req)) return;
+    const { statusCode } = res;
+    const line = {
+      req: {
+        id: res.locals.requestId,
+        method: req.method,
+        url: req.originalUrl,
+        remoteAddress: req.socket.remoteAddress,
+      },
+      res: { statusCode },
+      responseTime: Math.round(elapsedMs * 1000) / 1000,
+    };
+    if (statusCode >= 500) lines.error(line, 'request errored');
+    else lines.info(line, 'request completed');
   };
 }
