@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** Every API key starts with this prefix, so a leaked key is easy to recognise (and scan for). */
 export const API_KEY_PREFIX = 'psk_';
@@ -35,7 +35,7 @@ export function generateApiKey(): GeneratedApiKey {
  * nothing to brute-force, unlike passwords (which would need a slow, salted hash).
  */
 export function hashApiKey(raw: string): string {
-  return createHash('sha256').update(raw).digest('hex');
+  return hash('sha256', raw, 'hex');
 }
 
 /** Whether `token` has the form of an API key (it may still be unknown or revoked). */

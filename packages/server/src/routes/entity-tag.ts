@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Request, Response } from 'express';
 
 /**
@@ -7,9 +7,9 @@ import type { Request, Response } from 'express';
  * changes and when a next page appears or disappears.
  */
 export function entityTag(jsonText: string, link?: string): string {
-  const hash = createHash('sha1').update(jsonText);
-  if (link !== undefined) hash.update('\n').update(link);
-  return `"${hash.digest('hex').slice(0, 16)}"`;
+  // One-shot `hash` (no Hash object per request).
+  const text = link === undefined ? jsonText : `${jsonText}\n${link}`;
+  return `"${hash('sha1', text, 'hex').slice(0, 16)}"`;
 }
 
 /**
