@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { type Logger, pino } from 'pino';
 import type { LogLevel } from './config/index.js';
 
@@ -24,14 +25,44 @@ export function createLogger(level: LogLevel, destination?: pino.DestinationStre
   return level === 'silent' ? pino(options) : pino(options, stdout());
 }
 
+/** Log lines reach standard output at most this often (sooner when 8 KiB gather). */
+const LOG_BATCH_MS = 20;
+
 /**
- * Standard output written asynchronously (pino's sonic-boom): a log line costs the request a
- * buffer append, not a blocking write; lines that come while a write is under way go out
- * together with the next. Nothing waits for more to arrive, so a line is out within a write.
- * What is still buffered when the process exits is written synchronously then.
+ * Standard output written asynchronously (pino's sonic-boom), in batches: a log line costs the
+ * request a buffer append, and the lines gathered go out in one write, at the end of the
+ * event-loop turn when the last write was at least {@link LOG_BATCH_MS} ago, else once that
+ * much time has passed (a write wakes a thread of the pool, which costs more than the line).
+ * Past 8 KiB, sonic-boom writes by itself. What is still buffered when the process exits is
+ * written synchronously then; a `kill -9` loses at most the last batch, never a response.
  */
 function stdout(): pino.DestinationStream {
-  const destination = pino.destination({ dest: 1, sync: false });
+  const destination = pino.destination({ dest: 1, sync: false, minLength: 8 * 1024 });
   process.once('exit', () => destination.flushSync());
-  return destination;
+  let unwritten = 0; // bytes given to the destination and not yet written
+  let queued = false;
+  let lastFlush = Number.NEGATIVE_INFINITY;
+  const flush = () => {
+    queued = false;
+    lastFlush = performance.now();
+    destination.flush(); // does nothing while a write is under way: 'drain' queues another
+  };
+  const queueFlush = () => {
+    if (queued || unwritten === 0) return;
+    queued = true;
+    const wait = lastFlush + LOG_BATCH_MS - performance.now();
+    if (wait > 0) setTimeout(flush, wait);
+    else setImmediate(flush);
+  };
+  destination.on('write', (bytes: number) => {
+    unwritten -= bytes;
+  });
+  destination.on('drain', queueFlush);
+  return {
+    write(line: string) {
+      destination.write(line);
+      unwritten += Buffer.byteLength(line);
+      queueFlush();
+    },
+  };
 }
