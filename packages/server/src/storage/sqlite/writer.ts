@@ -38,8 +38,24 @@ export function threadWriter(
   let nextId = 1;
   let failure: Error | undefined;
 
+  // Writes of one turn of the event loop cross to the thread in one message, and none crosses
+  // while the thread is committing: they wait here and go together once its answer is back. A
+  // postMessage (a structured clone and a wake-up of the thread) costs more than the write it
+  // carries, and the writes would wait for that commit in the thread's queue anyway.
+  let outbox: WriteRequest[] = [];
+  let unanswered = 0;
+  const send = () => {
+    if (outbox.length === 0) return;
+    const requests = outbox;
+    outbox = [];
+    unanswered += requests.length;
+    worker.postMessage(requests);
+  };
+
   worker.on('message', ({ answers, groupSize }: { answers: WriteAnswer[]; groupSize: number }) => {
     onGroupCommitted?.(groupSize);
+    unanswered -= answers.length;
+    if (unanswered === 0 && outbox.length > 0) send();
     for (const answer of answers) {
       const waiting = pending.get(answer.id);
       pending.delete(answer.id);
@@ -65,22 +81,13 @@ export function threadWriter(
     }),
   );
 
-  // Writes of one turn of the event loop cross to the thread in one message: a postMessage
-  // (a structured clone and a wake-up of the thread) costs more than the write it carries.
-  let outbox: WriteRequest[] = [];
-  const send = () => {
-    const requests = outbox;
-    outbox = [];
-    worker.postMessage(requests);
-  };
-
   return {
     write(operation) {
       if (failure) return Promise.reject(failure);
       const id = nextId++;
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        if (outbox.push({ id, operation }) === 1) setImmediate(send);
+        if (outbox.push({ id, operation }) === 1 && unanswered === 0) setImmediate(send);
       });
     },
     async close() {
