@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { bySubjectKind, type Counter } from './counters.js';
+import { bySubjectKind, type Counter, type Counters } from './counters.js';
 import { DAY_SECONDS, MINUTE_SECONDS } from './fixed-windows.js';
 import { type BanPolicy, defaultBanPolicy, type RateLimiter } from './limiter.js';
 import { MemoryCounter } from './memory-counter.js';
@@ -37,19 +37,29 @@ export function createMemoryRateLimiter({
   ban = defaultBanPolicy,
   maxSubjects = DEFAULT_MAX_SUBJECTS,
 }: MemoryRateLimiterOptions): RateLimiter {
+  return createWindowedLimiter(memoryCounters(maxSubjects), {
+    clock,
+    ban,
+    close: async () => {},
+    health: () => ({ backend: 'memory' }),
+  });
+}
+
+/**
+ * The in-process counters, bounded: at most `maxSubjects` API keys and as many client addresses
+ * per window. The in-memory backend counts with them, and the Redis backend while Redis is away.
+ */
+export function memoryCounters(maxSubjects: number): Counters {
   const counter = (durationSeconds: number): Counter =>
     bySubjectKind(
       new MemoryCounter({ durationSeconds, maxEntries: maxSubjects }),
       new MemoryCounter({ durationSeconds, maxEntries: maxSubjects }),
     );
-  return createWindowedLimiter(
-    {
-      minute: counter(MINUTE_SECONDS),
-      day: counter(DAY_SECONDS),
-      // Only keys strike and get banned.
-      strikes: new MemoryCounter({ durationSeconds: MINUTE_SECONDS, maxEntries: maxSubjects }),
-      bans: new MemoryCounter({ durationSeconds: 0, maxEntries: maxSubjects }),
-    },
-    { clock, ban, close: async () => {}, health: () => ({ backend: 'memory' }) },
-  );
+  return {
+    minute: counter(MINUTE_SECONDS),
+    day: counter(DAY_SECONDS),
+    // Only keys strike and get banned.
+    strikes: new MemoryCounter({ durationSeconds: MINUTE_SECONDS, maxEntries: maxSubjects }),
+    bans: new MemoryCounter({ durationSeconds: 0, maxEntries: maxSubjects }),
+  };
 }

@@ -7,6 +7,7 @@ import {
   type RateLimiter,
 } from '../../src/rate-limit/index.js';
 import {
+  addressSubject,
   capturedLogger,
   deleteKeys,
   freePort,
@@ -174,6 +175,34 @@ describe('Redis backend when Redis goes away and comes back', () => {
         decisions.push(outcome(await limiter.consume(keySubject(1), { perMinute: 1, perDay: 10 })));
       }
       expect(decisions).toEqual(['ok', 'rate_limited', 'key_banned']);
+    } finally {
+      await limiter.close();
+    }
+  });
+
+  it('keeps its in-process counters bounded while Redis is away: addresses are forgotten, keys are not', async () => {
+    const limiter = await createRedisRateLimiter({
+      url: `redis://127.0.0.1:${await freePort()}`,
+      clock: rateLimitClock(),
+      ban: { threshold: 0, seconds: 1 },
+      logger: capturedLogger().logger,
+      maxSubjects: 50,
+    });
+    const quota = { perMinute: 2, perDay: 100 };
+    try {
+      const first = addressSubject('192.0.2.1');
+      await limiter.consume(first, quota);
+      await limiter.consume(first, quota);
+      expect(outcome(await limiter.consume(first, quota))).toBe('rate_limited');
+      expect(outcome(await limiter.consume(keySubject(1), quota))).toBe('ok');
+      for (let i = 0; i < 200; i++) {
+        await limiter.consume(addressSubject(`10.0.0.${i}`), quota);
+      }
+      // Past 50 addresses the least recent were dropped: the first address counts from zero
+      // again (an unbounded fallback would still refuse it). The key's count was kept apart.
+      expect(outcome(await limiter.consume(first, quota))).toBe('ok');
+      expect(outcome(await limiter.consume(keySubject(1), quota))).toBe('ok');
+      expect(outcome(await limiter.consume(keySubject(1), quota))).toBe('rate_limited');
     } finally {
       await limiter.close();
     }
