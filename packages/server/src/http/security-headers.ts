@@ -31,7 +31,7 @@ function precomputed(options?: Readonly<HelmetOptions>): RequestHandler {
  * Referer leaves. helmet's other headers (cross-origin isolation, DNS prefetch, download and
  * XSS-auditor switches) govern HTML documents; `/docs` gets them, with its own CSP.
  */
-export const JSON_SECURITY_HEADERS: readonly (readonly [string, string])[] = [
+const JSON_SECURITY_HEADERS: readonly (readonly [string, string])[] = [
   ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'"],
   ['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'],
   ['X-Content-Type-Options', 'nosniff'],
@@ -48,10 +48,11 @@ export function securityHeaders(): RequestHandler {
 }
 
 /**
- * The headers for `/docs`, an HTML page: helmet's defaults, except that the Content-Security-Policy lets the offline
- * Redoc page run. Redoc is inlined into the HTML (an inline `<script>` and inline styles), starts
- * its search index in a web worker created from a `blob:` URL, and shows inline SVG/data images.
- * Nothing is loaded from another origin, so `'self'` plus those allowances is still tight.
+ * The headers for `/docs`, an HTML page: helmet's defaults, except that the
+ * Content-Security-Policy lets the offline Redoc page run. Redoc is inlined into the HTML (an
+ * inline `<script>` and inline styles), starts its search index in a web worker created from a
+ * `blob:` URL, and shows inline SVG/data images. Nothing is loaded from another origin, so
+ * `'self'` plus those allowances is still tight.
  */
 export function docsSecurityHeaders(): RequestHandler {
   return precomputed({
