@@ -34,7 +34,7 @@ const LOG_BATCH_MS = 20;
  * event-loop turn when the last write was at least {@link LOG_BATCH_MS} ago, else once that
  * much time has passed (a write wakes a thread of the pool, which costs more than the line).
  * Past 8 KiB, sonic-boom writes by itself. What is still buffered when the process exits is
- * written synchronously then; a `kill -9` loses at most the last batch, never a response.
+ * written synchronously then; a `kill -9` loses what was not yet written, never a response.
  */
 function stdout(): pino.DestinationStream {
   const destination = pino.destination({ dest: 1, sync: false, minLength: 8 * 1024 });
