@@ -84,6 +84,8 @@ export async function measure({ target, scenario, apiKey, connections, duration,
   return {
     reqPerSec: answered / result.duration,
     p50Ms: result.latency.p50,
+    // autocannon's percentiles are whole milliseconds; the mean is not, so it can be compared.
+    meanMs: result.latency.average,
     p99Ms: result.latency.p99,
     cpuPerRequestUs: answered > 0 ? (cpu / answered) * 1e6 : null,
     cpuShare: cpu / wallSeconds,

@@ -1,9 +1,12 @@
 // Medians over rounds, ratios of our server to each baseline, and the printed tables.
-import { scenarios } from './scenarios.mjs';
-import { targets } from './targets.mjs';
+import { REFERENCE, scenarios } from './scenarios.mjs';
+import { targetFor } from './targets.mjs';
 
 /** What the team optimises for: list and create at least this many times the naive stack. */
 export const GOAL = { baseline: 'naive', scenarios: ['list-20', 'create'], ratio: 1.3 };
+
+/** A page at 1,000,000 pets costs at most this many times the same page at 1,000. */
+export const SCALE_GOAL = 1.2;
 
 export function median(values) {
   const sorted = values.filter((v) => v !== null && Number.isFinite(v)).sort((a, b) => a - b);
@@ -37,6 +40,7 @@ export function summarise(measurements) {
       median: {
         reqPerSec,
         p50Ms: median(pick('p50Ms')),
+        meanMs: median(pick('meanMs')),
         p99Ms: median(pick('p99Ms')),
         cpuPerRequestUs: median(pick('cpuPerRequestUs')),
         cpuShare: median(pick('cpuShare')),
@@ -99,6 +103,39 @@ export function goal(rows) {
     });
 }
 
+/**
+ * Per database and scale scenario: what our server's page at 1,000,000 pets costs beside the
+ * same kind of page at 1,000 pets, from the same rounds (the reference ran right after ours in
+ * each). Each figure is the median of the per-round ratios: CPU per request and mean latency.
+ */
+export function scale(rows) {
+  return rows
+    .filter((row) => row.target === REFERENCE)
+    .map((reference) => {
+      const ours = rows.find(
+        (r) =>
+          r.database === reference.database &&
+          r.scenario === reference.scenario &&
+          r.target === 'ours',
+      );
+      const perRound = (field) =>
+        median(
+          reference.rounds.map((round, i) =>
+            ours.rounds[i] ? ours.rounds[i][field] / round[field] : null,
+          ),
+        );
+      const cpuRatio = perRound('cpuPerRequestUs');
+      const latencyRatio = perRound('meanMs');
+      return {
+        database: reference.database,
+        scenario: reference.scenario,
+        cpuRatio,
+        latencyRatio,
+        met: cpuRatio !== null && cpuRatio <= SCALE_GOAL,
+      };
+    });
+}
+
 const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const num = (value, digits = 0) =>
   value === null || !Number.isFinite(value)
@@ -132,7 +169,7 @@ export function formatReport(report) {
       const when = s.readiness === 'log' ? '"listening" logged' : 'GET /healthz answers';
       const runs = s.runsMs.map((ms) => num(ms)).join(', ');
       lines.push(
-        `| ${targets[s.target].title} | ${s.database} | ${when} | ${num(s.medianMs)} ms | ${runs} |`,
+        `| ${targetFor(s.target).title} | ${s.database} | ${when} | ${num(s.medianMs)} ms | ${runs} |`,
       );
     }
   }
@@ -146,7 +183,7 @@ export function formatReport(report) {
       const m = row.median;
       const flag = row.unexpected + row.errors > 0 ? ` ⚠ ${row.unexpected + row.errors} bad` : '';
       lines.push(
-        `| ${row.database} | ${row.title} | ${targets[row.target].title}${flag} | ${num(m.reqPerSec)} | ` +
+        `| ${row.database} | ${row.title} | ${targetFor(row.target).title}${flag} | ${num(m.reqPerSec)} | ` +
           `${num(row.spread * 100)} % | ${num(m.p50Ms)} ms | ${num(m.p99Ms)} ms | ${num(m.cpuShare * 100)} % | ` +
           `${num(m.cpuPerRequestUs)} µs | ` +
           `${num(m.peakRssMiB)} MiB | ${times(row.vsOurs?.reqPerSec ?? null)} | ${times(row.vsOurs?.requestsPerCpuSecond ?? null)} |`,
@@ -176,6 +213,14 @@ export function formatReport(report) {
     lines.push(
       `Goal ${g.database} ${g.scenario}: ours ÷ naive = ${times(g.ratio)} req/s, ${times(g.cpuRatio)} req/CPU-s ` +
         `(goal ≥ ${GOAL.ratio}×: ${verdict})${notBound.length ? `; not CPU-bound: ${notBound.join(', ')}` : ''}`,
+    );
+  }
+  if (report.scale.length > 0) lines.push('');
+  for (const s of report.scale) {
+    const title = scenarios.find((scenario) => scenario.name === s.scenario).title;
+    lines.push(
+      `Scale ${s.database} ${title}: ours at 1,000,000 pets ÷ at 1,000 = ${times(s.cpuRatio)} CPU/req, ` +
+        `${times(s.latencyRatio)} mean latency (goal ≤ ${SCALE_GOAL}× CPU/req: ${s.met ? 'met' : 'not met'})`,
     );
   }
   for (const s of soaks) {

@@ -11,9 +11,10 @@ import { undoLater, undoOnSignal } from './cleanup.mjs';
 import { BenchError } from './errors.mjs';
 import { measure } from './measure.mjs';
 import { HARNESS_CORE, SERVER_CORE, startProcess } from './processes.mjs';
-import { formatReport, goal, median, summarise } from './report.mjs';
+import { formatReport, goal, median, scale, summarise } from './report.mjs';
 import { soak } from './soak.mjs';
-import { targets } from './targets.mjs';
+import { REFERENCE, scenarioFor } from './scenarios.mjs';
+import { targetFor } from './targets.mjs';
 import { verify } from './verify.mjs';
 
 const run = promisify(execFile);
@@ -44,6 +45,7 @@ export async function runBench(options) {
     startup: [],
     rows: [],
     goal: [],
+    scale: [],
     soaks: [],
   };
   undoOnSignal(progress);
@@ -67,6 +69,7 @@ export async function runBench(options) {
   report.meta.loadAverage.end = loadAverage();
   report.rows = summarise(measurements);
   report.goal = goal(report.rows);
+  report.scale = scale(report.rows);
   console.log(formatReport(report));
   if (options.json) writeFileSync(options.json, `${JSON.stringify(report, null, 2)}\n`);
   const bad = report.rows.filter((row) => row.unexpected + row.errors > 0);
@@ -114,7 +117,12 @@ async function benchOn(database, context) {
       const selected = options.scenarios.filter((scenario) => scenario.pets === pets);
       if (selected.length === 0) continue;
       const store = await storeFor(pets);
-      results.push(...(await alternate(database, selected, store, context)));
+      // Beside our server at 1,000,000 pets, our server at 1,000 (a store of its own: creates
+      // have added to the first one), so their ratio comes from the same rounds.
+      const withReference = pets === SCALE_PETS && options.targets.includes('ours');
+      const reference = withReference ? await referenceStore(database, context) : undefined;
+      if (reference) stores.push(reference);
+      results.push(...(await alternate(database, selected, store, reference, context)));
     }
     return { startup, results };
   } finally {
@@ -122,24 +130,29 @@ async function benchOn(database, context) {
   }
 }
 
-/** Every target up at once, checked, then per scenario: round after round, target after target. */
-async function alternate(database, scenarios, store, context) {
+/**
+ * Every target up at once (and the reference, our server on `reference`, right after ours),
+ * checked, then per scenario: round after round, target after target.
+ */
+async function alternate(database, scenarios, store, reference, context) {
   const { options } = context;
   const running = [];
   try {
     for (const target of options.targets) {
       running.push(await start(target, { store, pets: store.pets }, context));
+      if (target === 'ours' && reference) {
+        running.push(await start(REFERENCE, { store: reference, pets: reference.pets }, context));
+      }
     }
-    await verify(running, scenarios, store.apiKey);
+    await verify(running, scenarios);
     const results = [];
     for (const scenario of scenarios) {
       for (let round = 1; round <= options.rounds; round += 1) {
         for (const target of running) {
-          const { apiKey } = store;
           const result = await measure({
             target,
-            scenario,
-            apiKey,
+            scenario: scenarioFor(scenario, target.name),
+            apiKey: target.apiKey,
             ...options,
             pinned: context.pinned,
           });
@@ -161,6 +174,17 @@ async function alternate(database, scenarios, store, context) {
   } finally {
     for (const target of running) await target.stop();
   }
+}
+
+/** The 1,000-pet store of the scale scenarios' reference. */
+async function referenceStore(database, context) {
+  const openedAt = performance.now();
+  const name = `pets-${NORMAL_PETS}-reference`;
+  const store = await openStore(database, { pets: NORMAL_PETS, dir: context.dir, name });
+  progress(
+    `[${database}] ${store.name}: ${NORMAL_PETS} pets and a key in ${Math.round(performance.now() - openedAt)} ms (reference)`,
+  );
+  return { ...store, pets: NORMAL_PETS };
 }
 
 async function soakOn(database, context) {
@@ -188,11 +212,11 @@ async function soakOn(database, context) {
 let launches = 0;
 
 async function start(name, data, { options, pinned, dir }) {
-  const launch = targets[name].launch({ ...data, ...options });
+  const launch = targetFor(name).launch({ ...data, ...options });
   launches += 1;
   const logFile = path.join(dir, `${launches}-${name}.log`);
   const started = await startProcess({ name, ...launch, logFile, pinned });
-  return { ...started, readiness: launch.readiness };
+  return { ...started, readiness: launch.readiness, apiKey: data.store.apiKey };
 }
 
 function loadAverage() {

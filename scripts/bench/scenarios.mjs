@@ -1,9 +1,11 @@
 // What the benchmark measures: one entry per request shape, each served by every target.
 import { NORMAL_PETS, SCALE_PETS, cursorAfter } from './dataset.mjs';
 
-/** A late id deep into the cursor chain of the scale data set. */
+/** A late id deep into the cursor chain of the scale data set: 90 % of the way along. */
 const DEEP_ID = 900_000;
 const deep = cursorAfter(DEEP_ID);
+/** The same point of the chain in the reference data set (1,000 pets). */
+const REFERENCE_DEEP_ID = (DEEP_ID / SCALE_PETS) * NORMAL_PETS;
 
 /** A read every target answers 200 with our server's body (and, for pages, Link header). */
 function read(name, pets, path, same, title = path) {
@@ -12,13 +14,23 @@ function read(name, pets, path, same, title = path) {
   return { name, title: `GET ${title}${scale}`, pets, method: 'GET', path, expected, same };
 }
 
+/** What of a page every target must send alike. */
 const page = ['body', 'link'];
+
+/**
+ * A read of the scale data set, with `reference`: the same kind of page of the 1,000-pet data
+ * set, which our server also answers in the same rounds (the 1,000,000 ÷ 1,000 ratio).
+ */
+function scaleRead(name, path, referencePath, title) {
+  return { ...read(name, SCALE_PETS, path, page, title), reference: { path: referencePath } };
+}
 
 /**
  * `pets`: how many pets the targets hold while it runs (the scale scenarios get their own
  * store). `expected`: the statuses a correct answer has, per target kind. `same`: what of our
  * server's answer every target must send too (checked before measuring): the body, the Link
  * header (the next page; getPet's deprecation links are ours alone).
+ * `reference` (scale scenarios): the request for the same kind of page at 1,000 pets.
  * Order matters within a data set: `create` adds pets, so it runs after the reads.
  */
 export const scenarios = [
@@ -62,20 +74,22 @@ export const scenarios = [
     expected: { ours: [401], baseline: [401] },
     same: [],
   },
-  read('scale-first', SCALE_PETS, '/v1/pets?limit=20', page),
-  read('scale-first-available', SCALE_PETS, '/v1/pets?limit=20&status=available', page),
-  read(
+  scaleRead('scale-first', '/v1/pets?limit=20', '/v1/pets?limit=20'),
+  scaleRead(
+    'scale-first-available',
+    '/v1/pets?limit=20&status=available',
+    '/v1/pets?limit=20&status=available',
+  ),
+  scaleRead(
     'scale-deep',
-    SCALE_PETS,
     `/v1/pets?limit=20&cursor=${deep}`,
-    page,
+    `/v1/pets?limit=20&cursor=${cursorAfter(REFERENCE_DEEP_ID)}`,
     `/v1/pets?limit=20&cursor=(after id ${DEEP_ID})`,
   ),
-  read(
+  scaleRead(
     'scale-deep-available',
-    SCALE_PETS,
     `/v1/pets?limit=20&status=available&cursor=${deep}`,
-    page,
+    `/v1/pets?limit=20&status=available&cursor=${cursorAfter(REFERENCE_DEEP_ID)}`,
     `/v1/pets?limit=20&status=available&cursor=(after id ${DEEP_ID})`,
   ),
 ];
@@ -89,5 +103,18 @@ export const soakMix = ['list-20', 'get', 'create'].map((name) =>
 
 /** The statuses a correct answer of `target` to `scenario` may have. */
 export function expectedStatuses(scenario, target) {
-  return target === 'ours' ? scenario.expected.ours : scenario.expected.baseline;
+  return target === 'ours' || target === REFERENCE
+    ? scenario.expected.ours
+    : scenario.expected.baseline;
+}
+
+/**
+ * Our server again, holding the 1,000-pet data set, run beside the others in the scale
+ * scenarios: how much 1,000,000 pets cost is measured in the same rounds, not across the run.
+ */
+export const REFERENCE = 'ours-1k';
+
+/** The scenario as `target` is asked it: the reference asks the 1,000-pet page instead. */
+export function scenarioFor(scenario, target) {
+  return target === REFERENCE ? { ...scenario, path: scenario.reference.path } : scenario;
 }

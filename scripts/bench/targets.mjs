@@ -1,6 +1,7 @@
 // The servers the benchmark compares: ours, and three baselines answering from memory.
 import path from 'node:path';
 import { baselinesDir, mainJs, serverDir } from './paths.mjs';
+import { REFERENCE } from './scenarios.mjs';
 
 /** Log levels at which our server writes its `"msg":"listening"` line. */
 const levelsShowingInfo = new Set(['info', 'debug', 'trace']);
@@ -46,6 +47,14 @@ export const targets = {
 };
 
 export const targetNames = Object.keys(targets);
+
+/** Our server on the 1,000-pet reference store in the scale scenarios; not a --targets choice. */
+const reference = { title: 'ours, 1,000 pets', launch: (data) => targets.ours.launch(data) };
+
+/** A target by name, the scale scenarios' reference included. */
+export function targetFor(name) {
+  return name === REFERENCE ? reference : targets[name];
+}
 
 function baseline(file, pets) {
   return {

@@ -36,6 +36,7 @@ async function bench(name, args) {
 const figures = (pinned) => ({
   reqPerSec: expect.any(Number),
   p50Ms: expect.any(Number),
+  meanMs: expect.any(Number),
   p99Ms: expect.any(Number),
   cpuPerRequestUs: expect.any(Number),
   cpuShare: expect.any(Number),
@@ -85,6 +86,7 @@ describe('npm run bench', () => {
       reqPerSec: expect.any(Number),
       requestsPerCpuSecond: expect.any(Number),
     });
+    expect(report.scale).toEqual([]); // no scale scenario, so no reference
     expect(report.goal).toEqual([
       {
         database: 'sqlite',
@@ -97,7 +99,7 @@ describe('npm run bench', () => {
     ]);
   });
 
-  it('seeds 1,000,000 pets into a scratch PostgreSQL database the baselines match, then drops it', async () => {
+  it('seeds 1,000,000 pets into a scratch PostgreSQL database the baselines match, measures our server at 1,000 pets beside it, then drops both', async () => {
     const { report, stderr } = await bench('postgres', [
       ...short,
       ...[
@@ -112,12 +114,27 @@ describe('npm run bench', () => {
     // The run checked, before measuring, that the baseline's page equals ours.
     expect(report.rows.map((row) => [row.database, row.scenario, row.target])).toEqual([
       ['postgres', 'scale-deep-available', 'ours'],
+      ['postgres', 'scale-deep-available', 'ours-1k'],
       ['postgres', 'scale-deep-available', 'express'],
+    ]);
+    // Our server on the 1,000-pet reference store ran in the same rounds: the scale ratio.
+    expect(report.rows[1].rounds).toEqual([
+      expect.objectContaining({ round: 1, statuses: { 200: expect.any(Number) } }),
+    ]);
+    expect(report.scale).toEqual([
+      {
+        database: 'postgres',
+        scenario: 'scale-deep-available',
+        cpuRatio: expect.any(Number),
+        latencyRatio: expect.any(Number),
+        met: expect.any(Boolean),
+      },
     ]);
     const scratchDatabases = [...stderr.matchAll(/\] (petstore_bench_[0-9a-f]+):/g)].map(
       (m) => m[1],
     );
-    expect(scratchDatabases).toHaveLength(2); // 1,000 pets for start-up, 1,000,000 for the scenario
+    // 1,000 pets for start-up, 1,000,000 for the scenario, 1,000 for the reference.
+    expect(scratchDatabases).toHaveLength(3);
     const pg = serverRequire('pg');
     const client = new pg.Client({
       connectionString:
