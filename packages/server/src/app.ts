@@ -13,6 +13,7 @@ import {
   jsonBody,
   notFound,
   observeResponses,
+  onlyUnderApi,
   requestId,
   requestLog,
   securityHeaders,
@@ -58,11 +59,11 @@ export type PetstoreApp = Express;
  *
  * 1. request id → request log → metrics → security headers → CORS (when configured);
  * 2. the public routes (no auth, no limits), and `/metrics` when `METRICS_TOKEN` is set;
- * 3. under `/v1`: getPet's deprecation headers (so every answer of getPet carries them) →
- *    identify the caller → rate limit (so every answer, 401 and 404 included, carries the
- *    rate-limit headers) → require a valid key (401 before any body is read) → parse the JSON
- *    body → refuse ill-formed strings and non-decimal integers → the OpenAPI validator (400,
- *    404, 405, 415; HEAD as GET) → the operations;
+ * 3. for every other path: getPet's deprecation headers (so every answer of getPet carries
+ *    them) → identify the caller → rate limit (so every answer, 401 and 404 included, carries
+ *    the rate-limit headers); then under `/v1` only: require a valid key (401 before any body
+ *    is read) → parse the JSON body → refuse ill-formed strings and non-decimal integers → the
+ *    OpenAPI validator (400, 404, 405, 415; HEAD as GET) → the operations;
  * 4. 404 for anything else, then the one error handler.
  *
  * @example
@@ -108,9 +109,14 @@ export function createApp({
         onDecision: (outcome) => metrics.rateLimitDecisions.labels(outcome).inc(),
       }),
       requireCaller(),
-      jsonBody(),
-      requireWellFormedStrings(),
-      requireIntegerLiterals(integerQueryParameters(description)),
+      // Only an API path has a body or query to read: elsewhere is a 404, whatever was sent.
+      onlyUnderApi(
+        chain(
+          jsonBody(),
+          requireWellFormedStrings(),
+          requireIntegerLiterals(integerQueryParameters(description)),
+        ),
+      ),
     ),
   );
   app.use(chain(...openApiValidation({ validateResponses: config.validateResponses })));

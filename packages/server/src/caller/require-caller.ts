@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { ApiError } from '../errors/index.js';
+import { isUnderApi } from '../http/index.js';
 import type { Caller } from './caller.js';
 
 /** The protection space of our bearer challenges (RFC 9110 §11.5). */
@@ -22,15 +23,8 @@ export function unauthorized(caller: Caller | undefined): ApiError {
 }
 
 /**
- * Whether a path is under `/v1`, the API's base (a path elsewhere is a 404 without a key). In
- * any letter case, as Express routes (case-insensitive routing, its default).
- */
-const API_PATH = /^\/v1(\/|$)/i;
-const isUnderApi = (path: string) => API_PATH.test(path);
-
-/**
- * Every operation under `/v1` needs an active key (the contract's global `bearerAuth`). Runs
- * right after the rate limiter and before the body is read: a caller without a valid key gets
+ * Every operation under `/v1` needs an active key (the contract's global `bearerAuth`); a path
+ * elsewhere is a 404 without a key. Runs right after the rate limiter and before the body is read: a caller without a valid key gets
  * 401 whatever it sent, and never costs a JSON parse. A store failure met while looking the key
  * up (deferred by `identifyCaller` so the answer is counted) is passed on here.
  */

@@ -35,3 +35,21 @@ export function exceptUnder(prefix: string, handler: RequestHandler): RequestHan
     return handler(req, res, next);
   };
 }
+
+/**
+ * Whether a path is under `/v1`, the API's base. In any letter case, as Express routes
+ * (case-insensitive routing, its default).
+ */
+const API_PATH = /^\/v1(\/|$)/i;
+export const isUnderApi = (path: string): boolean => API_PATH.test(path);
+
+/**
+ * `handler` for API paths only: elsewhere there is no operation, so a request there is a 404
+ * whatever its body or query holds, and its body is never read.
+ */
+export function onlyUnderApi(handler: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    if (!isUnderApi(req.path)) return next();
+    return handler(req, res, next);
+  };
+}

@@ -34,6 +34,41 @@ describe('errors', () => {
     }
   });
 
+  it('answers 404 outside /v1 whatever the request carries: no body is read there', async () => {
+    const server = await startTestServer();
+    try {
+      const key = await server.createKey();
+      const requests: [string, RequestInit][] = [
+        // Not JSON, in a JSON content type: under /v1 that is a 400.
+        [
+          '/nothing-here',
+          { method: 'POST', body: '{bad', headers: { 'Content-Type': 'application/json' } },
+        ],
+        // A lone surrogate and a non-decimal integer in the query.
+        ['/nothing-here?name=%ED%A0%80&limit=0x10', { method: 'GET' }],
+        // An encoding no parser reads: under /v1 that is a 415.
+        [
+          '/nothing-here',
+          {
+            method: 'POST',
+            body: 'x',
+            headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'zstd' },
+          },
+        ],
+      ];
+      for (const [path, init] of requests) {
+        const response = await fetch(`${server.url}${path}`, {
+          ...init,
+          headers: { ...init.headers, Authorization: `Bearer ${key}` },
+        });
+        expectApiHeaders(response);
+        await expectError(response, 404, 'not_found');
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
   it.each([
     ['PUT', '/v1/pets', 'GET, HEAD, POST'],
     ['DELETE', '/v1/pets', 'GET, HEAD, POST'],
