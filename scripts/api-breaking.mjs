@@ -5,7 +5,7 @@
 //   node scripts/api-breaking.mjs [--base FILE] [--head FILE]
 //
 // --head compares an already bundled description instead of bundling openapi/openapi.yaml.
-// Why a checker of our own: README, "Breaking-change gate".
+// Why a checker of our own: docs/api-breaking.md, "Why our own checker".
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The server's entry point and the only module that reads `process.env`: the configuration,
+ * The server's entry point and the only module of the server that reads `process.env`: the configuration,
  * then `startServer`, then graceful shutdown on SIGTERM/SIGINT. Everything else is wiring-free.
  */
 import { ConfigError, loadConfig, resolveDatabaseUrl } from './config/index.js';

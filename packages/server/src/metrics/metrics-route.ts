@@ -8,7 +8,9 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
 /**
  * `GET /metrics`: the Prometheus text exposition, for a scraper that sends
  * `Authorization: Bearer <METRICS_TOKEN>` (compared in constant time); anyone else gets the 404
- * of an unknown path, as if there were nothing there. Mounted only when `METRICS_TOKEN` is set.
+ * body of an unknown path. Not rate limited, so that 404 lacks the rate-limit headers an unknown
+ * path's carries: whether the route exists can be told, what it serves cannot. Mounted only
+ * when `METRICS_TOKEN` is set.
  */
 export function metricsRoute(metrics: Metrics, token: string): Router {
   const expected = digest(`Bearer ${token}`);
