@@ -8,6 +8,13 @@ export const GOAL = { baseline: 'naive', scenarios: ['list-20', 'create'], ratio
 /** A page at 1,000,000 pets costs at most this many times the same page at 1,000. */
 export const SCALE_GOAL = 1.2;
 
+/** Our server's row of the same database and scenario as `row`. */
+function oursBeside(rows, row) {
+  return rows.find(
+    (r) => r.database === row.database && r.scenario === row.scenario && r.target === 'ours',
+  );
+}
+
 export function median(values) {
   const sorted = values.filter((v) => v !== null && Number.isFinite(v)).sort((a, b) => a - b);
   if (sorted.length === 0) return null;
@@ -56,9 +63,7 @@ export function summarise(measurements) {
     };
   });
   for (const row of rows) {
-    const ours = rows.find(
-      (r) => r.database === row.database && r.scenario === row.scenario && r.target === 'ours',
-    );
+    const ours = oursBeside(rows, row);
     if (!ours || row === ours) continue;
     const perRound = (ratio) =>
       median(row.rounds.map((round, i) => (ours.rounds[i] ? ratio(ours.rounds[i], round) : null)));
@@ -86,9 +91,7 @@ export function goal(rows) {
     .filter((row) => row.target === GOAL.baseline && GOAL.scenarios.includes(row.scenario))
     .filter((row) => row.vsOurs !== null)
     .map((row) => {
-      const ours = rows.find(
-        (r) => r.database === row.database && r.scenario === row.scenario && r.target === 'ours',
-      );
+      const ours = oursBeside(rows, row);
       const reached = [row.vsOurs.reqPerSec, row.vsOurs.requestsPerCpuSecond].map(
         (ratio) => ratio >= GOAL.ratio,
       );
@@ -112,12 +115,7 @@ export function scale(rows) {
   return rows
     .filter((row) => row.target === REFERENCE)
     .map((reference) => {
-      const ours = rows.find(
-        (r) =>
-          r.database === reference.database &&
-          r.scenario === reference.scenario &&
-          r.target === 'ours',
-      );
+      const ours = oursBeside(rows, reference);
       const perRound = (field) =>
         median(
           reference.rounds.map((round, i) =>

@@ -8,7 +8,7 @@ import { errorHandler } from './errors/index.js';
 import {
   chain,
   corsFor,
-  exceptUnder,
+  exceptUnderApi,
   getPetDeprecation,
   jsonBody,
   notFound,
@@ -97,7 +97,7 @@ export function createApp({
     ),
   );
   // No public route lies under /v1/: API requests skip them.
-  app.use(exceptUnder('/v1/', publicRoutes({ storage, limiter })));
+  app.use(exceptUnderApi(publicRoutes({ storage, limiter })));
   if (config.metricsToken !== undefined) app.use(metricsRoute(metrics, config.metricsToken));
 
   app.use(

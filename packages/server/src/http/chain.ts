@@ -25,18 +25,6 @@ export function chain(...handlers: RequestHandler[]): RequestHandler {
 }
 
 /**
- * `handler` for every path except those under `prefix` (case-sensitive, so it can only skip
- * paths the handler would not match anyway when its routes lie elsewhere): the public routes
- * need not be walked, route by route, for every API request.
- */
-export function exceptUnder(prefix: string, handler: RequestHandler): RequestHandler {
-  return (req, res, next) => {
-    if (req.path.startsWith(prefix)) return next();
-    return handler(req, res, next);
-  };
-}
-
-/**
  * Whether a path is under `/v1`, the API's base. In any letter case, as Express routes
  * (case-insensitive routing, its default).
  */
@@ -48,8 +36,13 @@ export const isUnderApi = (path: string): boolean => API_PATH.test(path);
  * whatever its body or query holds, and its body is never read.
  */
 export function onlyUnderApi(handler: RequestHandler): RequestHandler {
-  return (req, res, next) => {
-    if (!isUnderApi(req.path)) return next();
-    return handler(req, res, next);
-  };
+  return (req, res, next) => (isUnderApi(req.path) ? handler(req, res, next) : next());
+}
+
+/**
+ * `handler` for every path except the API's: the public routes (none under `/v1`) need not be
+ * walked, route by route, for every API request.
+ */
+export function exceptUnderApi(handler: RequestHandler): RequestHandler {
+  return (req, res, next) => (isUnderApi(req.path) ? next() : handler(req, res, next));
 }

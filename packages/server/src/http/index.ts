@@ -5,7 +5,7 @@
  */
 export { getPetDeprecation, GET_PET_DEPRECATION, GET_PET_SUNSET } from './deprecation.js';
 export { translateExpressError } from './express-errors.js';
-export { chain, exceptUnder, isUnderApi, onlyUnderApi } from './chain.js';
+export { chain, exceptUnderApi, isUnderApi, onlyUnderApi } from './chain.js';
 export { corsFor, corsHeadersOf, PREFLIGHT_MAX_AGE_SECONDS } from './cors.js';
 export { BODY_LIMIT_BYTES, jsonBody, translateBodyParserError } from './json-body.js';
 export { notFound } from './not-found.js';

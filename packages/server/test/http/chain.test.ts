@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { describe, expect, it } from 'vitest';
-import { chain, exceptUnder } from '../../src/http/index.js';
+import { chain, exceptUnderApi, onlyUnderApi } from '../../src/http/index.js';
 
 /** Runs a handler with stand-in request and response; resolves with what reached `next`. */
 function run(handler: RequestHandler): Promise<unknown[]> {
@@ -59,21 +59,25 @@ describe('chain', () => {
   });
 });
 
-describe('exceptUnder', () => {
-  it('runs the handler for paths outside the prefix and skips it under the prefix', () => {
-    const seen: string[] = [];
-    const handler = exceptUnder('/v1/', (req, _res, next) => {
-      seen.push(req.path);
-      next();
-    });
-    for (const path of ['/healthz', '/v1', '/V1/pets', '/v1/pets', '/v1/pets/1']) {
-      let wentOn = false;
-      handler({ path } as Request, {} as Response, () => {
-        wentOn = true;
+describe('onlyUnderApi and exceptUnderApi', () => {
+  it('tell API paths (under /v1, in any letter case) from the rest, one the mirror of the other', () => {
+    const paths = ['/healthz', '/v1', '/V1/pets', '/v1/pets', '/v1/pets/1', '/v10', '/v1pets', '/'];
+    const reached = (wrap: (handler: RequestHandler) => RequestHandler) => {
+      const seen: string[] = [];
+      const handler = wrap((req, _res, next) => {
+        seen.push(req.path);
+        next();
       });
-      expect(wentOn).toBe(true);
-    }
-    // Only what could be a public route reached it: '/V1/pets' too, as matching is case-sensitive.
-    expect(seen).toEqual(['/healthz', '/v1', '/V1/pets']);
+      for (const path of paths) {
+        let wentOn = false;
+        handler({ path } as Request, {} as Response, () => {
+          wentOn = true;
+        });
+        expect(wentOn).toBe(true);
+      }
+      return seen;
+    };
+    expect(reached(onlyUnderApi)).toEqual(['/v1', '/V1/pets', '/v1/pets', '/v1/pets/1']);
+    expect(reached(exceptUnderApi)).toEqual(['/healthz', '/v10', '/v1pets', '/']);
   });
 });
