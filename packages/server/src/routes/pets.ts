@@ -8,6 +8,7 @@ import type { Storage } from '../storage/index.js';
 import type { ServablePetCheck } from '../validation/index.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { answerIfNotModified, entityTag } from './entity-tag.js';
+import { type Representation, RepresentationCache } from './representation-cache.js';
 
 /** The default page size of `listPets` (the contract's `limit` default). */
 export const DEFAULT_PAGE_SIZE = 20;
@@ -134,6 +135,30 @@ export function petRoutes({
     }
   }
 
+  /** A page as sent: the pets, their JSON and ETag, and the `Link` to the next page if any. */
+  async function readPage(
+    limit: number,
+    status: PetStatus | undefined,
+    afterId: number | undefined,
+  ): Promise<Representation<Pet[]>> {
+    const pets = await servablePets(limit, status, afterId);
+    const body = pets.slice(0, limit);
+    const last = body.at(-1);
+    let link: string | undefined;
+    if (pets.length > limit && last !== undefined) {
+      const next = new URLSearchParams({ limit: String(limit) });
+      if (status !== undefined) next.set('status', status);
+      next.set('cursor', encodeCursor(last.id));
+      link = `</v1/pets?${next}>; rel="next"`;
+    }
+    const text = JSON.stringify(body);
+    return { body, text, etag: entityTag(text, link), link };
+  }
+
+  // Pages and pets answered again from memory while no pet changed (representation-cache.ts).
+  const pages = new RepresentationCache<Pet[]>();
+  const pets = new RepresentationCache<Pet>();
+
   // listPets: a plain array; `Link: <…>; rel="next"` (RFC 8288 §3) when more pets match;
   // an ETag over both (If-None-Match → 304).
   router.get('/v1/pets', async (req: Request, res: ListPetsResponse) => {
@@ -150,20 +175,17 @@ export function petRoutes({
         );
       }
     }
-    const pets = await servablePets(limit, status, afterId);
-    const page = pets.slice(0, limit);
-    const last = page.at(-1);
-    let link: string | undefined;
-    if (pets.length > limit && last !== undefined) {
-      const next = new URLSearchParams({ limit: String(limit) });
-      if (status !== undefined) next.set('status', status);
-      next.set('cursor', encodeCursor(last.id));
-      link = `</v1/pets?${next}>; rel="next"`;
-      res.setHeader('Link', link);
+    // The revision is read before the store: what is read after it is at least that recent.
+    const revision = storage.pets.revision();
+    const key = `${limit} ${status ?? ''} ${afterId ?? 0}`;
+    let page = pages.get(key, revision);
+    if (page === undefined) {
+      page = await readPage(limit, status, afterId);
+      pages.set(key, revision, page);
     }
-    const text = JSON.stringify(page);
-    if (answerIfNotModified(req, res, entityTag(text, link))) return;
-    sendJson(res, 200, page, text);
+    if (page.link !== undefined) res.setHeader('Link', page.link);
+    if (answerIfNotModified(req, res, page.etag)) return;
+    sendJson(res, 200, page.body, page.text);
   });
 
   /**
@@ -225,15 +247,22 @@ export function petRoutes({
   // getPet (deprecated; its headers are set by the deprecation middleware).
   router.get('/v1/pets/:petId', async (req: Request<{ petId: string }>, res: GetPetResponse) => {
     const id = requireSafeInteger('request/params/petId', parseIntegerLiteral(req.params.petId));
-    const pet = await storage.pets.get(id);
-    if (pet === undefined) throw new ApiError('not_found', `No pet with id ${id}.`);
-    if (!servable(pet)) {
-      refuse(pet);
-      throw new ApiError('internal_error');
+    const revision = storage.pets.revision();
+    const key = String(id);
+    let found = pets.get(key, revision);
+    if (found === undefined) {
+      const pet = await storage.pets.get(id);
+      if (pet === undefined) throw new ApiError('not_found', `No pet with id ${id}.`);
+      if (!servable(pet)) {
+        refuse(pet);
+        throw new ApiError('internal_error');
+      }
+      const text = JSON.stringify(pet);
+      found = { body: pet, text, etag: entityTag(text) };
+      pets.set(key, revision, found);
     }
-    const text = JSON.stringify(pet);
-    if (answerIfNotModified(req, res, entityTag(text))) return;
-    sendJson(res, 200, pet, text);
+    if (answerIfNotModified(req, res, found.etag)) return;
+    sendJson(res, 200, found.body, found.text);
   });
 
   return router;

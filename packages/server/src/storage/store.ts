@@ -65,6 +65,13 @@ export interface PetRepository {
   get(id: number): Promise<Pet | undefined>;
   /** Pets ordered by id ascending. */
   list(query: ListPetsQuery): Promise<Pet[]>;
+  /**
+   * A number that changes whenever any pet may have changed, by this process or any other,
+   * read at the moment of the call (synchronous, and cheap); undefined when the store cannot
+   * tell that cheaply. What was read from the store while the revision was `r` may be served
+   * again as long as the revision is still `r`; read it before the pets, never after.
+   */
+  revision(): number | undefined;
 }
 
 /** The new key's own parts; everything else (plan, quota, name) is copied from the old key. */

@@ -73,3 +73,24 @@ describe('SQLite group commit', () => {
     expect(await storage.pets.list({ limit: 100 })).toHaveLength(50);
   });
 });
+
+/** `:memory:` writes on its reading connection, which SQLite's data_version does not count. */
+describe('SQLite in memory (the mock’s store)', () => {
+  it('moves its pet revision with its own writes', async () => {
+    const storage = openSqliteStorage(':memory:');
+    try {
+      const start = storage.pets.revision();
+      expect(storage.pets.revision()).toBe(start);
+      await storage.pets.create({ name: 'Rex', categoryId: 1 });
+      const afterCreate = storage.pets.revision();
+      expect(afterCreate).not.toBe(start);
+      await storage.pets.createIdempotent(
+        { name: 'Tom', categoryId: 1 },
+        { apiKeyId: 1, key: 'k', fingerprint: 'f', now: 0, expiresAt: Date.now() + 60_000 },
+      );
+      expect(storage.pets.revision()).not.toBe(afterCreate);
+    } finally {
+      await storage.close();
+    }
+  });
+});

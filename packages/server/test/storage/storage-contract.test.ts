@@ -24,6 +24,8 @@ import {
  */
 interface Backend {
   name: string;
+  /** Whether `pets.revision()` is known (else always undefined). */
+  petRevision: boolean;
   /** Creates an empty database; `open` may be called several times on it. */
   prepare(): Promise<PreparedDatabase>;
   /** Creates a database at the schema before key rotation, holding `KEY_BEFORE_ROTATION`. */
@@ -44,6 +46,7 @@ interface PreparedDatabase {
 const backends: Backend[] = [
   {
     name: 'SQLite',
+    petRevision: true,
     async prepare() {
       return (await sqliteDatabase()).prepared;
     },
@@ -60,6 +63,7 @@ const backends: Backend[] = [
   },
   {
     name: 'PostgreSQL',
+    petRevision: false,
     async prepare() {
       return postgresDatabase(await createTemporaryPostgresDatabase());
     },
@@ -268,6 +272,35 @@ describe.each(backends)('storage contract on $name', (backend) => {
       expect(new Map([...firstPage, ...secondPage].map((pet) => [pet.id, pet]))).toEqual(
         new Map(created.map((pet) => [pet.id, pet])),
       );
+    });
+
+    // A revision that stays the same promises that no pet changed: the routes answer from
+    // memory on that promise. SQLite keeps it; PostgreSQL cannot cheaply, and has none.
+    it('moves its pet revision with every pet write, from this store or another (or has none)', async () => {
+      const revisions = [storage.pets.revision()];
+      const note = () => revisions.push(storage.pets.revision());
+      note(); // nothing changed
+      await storage.pets.create({ name: 'here', categoryId: 1 });
+      note();
+      const other = await open();
+      await other.pets.create({ name: 'there', categoryId: 1 });
+      note();
+      await other.pets.createIdempotent(
+        { name: 'once', categoryId: 1 },
+        { apiKeyId: 1, key: 'k', fingerprint: 'f', now: 0, expiresAt: Date.now() + 60_000 },
+      );
+      note();
+      await storage.pets.list({ limit: 10 });
+      note(); // a read changes nothing
+      if (backend.petRevision) {
+        const [start, same, afterCreate, afterOther, afterIdempotent, afterRead] = revisions;
+        expect(start).toBeTypeOf('number');
+        expect(same).toBe(start);
+        expect(new Set([start, afterCreate, afterOther, afterIdempotent]).size).toBe(4);
+        expect(afterRead).toBe(afterIdempotent);
+      } else {
+        expect(revisions.every((revision) => revision === undefined)).toBe(true);
+      }
     });
   });
 

@@ -98,6 +98,17 @@ function lazyWriter(start: () => SqliteWriter): SqliteWriter {
 }
 
 function sqlitePets(db: Database, writer: SqliteWriter): store.PetRepository {
+  // SQLite's own change counter: it moves whenever another connection commits to the file (the
+  // writer thread, another process), and is read in a read transaction of its own, so it is
+  // exact at the moment of the call. Writes on this connection (`:memory:`'s inline writer) do
+  // not move it; `ownWrites` counts those. https://www.sqlite.org/pragma.html#pragma_data_version
+  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  let seenVersion: number | undefined;
+  let revision = 0;
+  const written = <T>(write: Promise<T>): Promise<T> =>
+    write.finally(() => {
+      revision += 1;
+    });
   const select = db.prepare<[number], rows.PetRow>(
     `SELECT ${rows.PET_COLUMNS} FROM pets WHERE id = ?`,
   );
@@ -113,12 +124,13 @@ function sqlitePets(db: Database, writer: SqliteWriter): store.PetRepository {
     )
     .raw();
   return {
-    create: (pet: NewPet): Promise<Pet> => run(() => writer.write({ kind: 'createPet', pet })),
+    create: (pet: NewPet): Promise<Pet> =>
+      run(() => written(writer.write({ kind: 'createPet', pet }))),
     createIdempotent: (
       pet: NewPet,
       request: store.IdempotentCreate,
     ): Promise<store.IdempotentOutcome> =>
-      run(() => writer.write({ kind: 'createIdempotent', pet, request })),
+      run(() => written(writer.write({ kind: 'createIdempotent', pet, request }))),
     purgeExpiredIdempotencyKeys: (now: number): Promise<number> =>
       run(() => writer.write({ kind: 'purgeExpiredIdempotencyKeys', now })),
     get: (id: number): Promise<Pet | undefined> =>
@@ -134,6 +146,19 @@ function sqlitePets(db: Database, writer: SqliteWriter): store.PetRepository {
           : listByStatus.all(status, afterId, limit)
         ).map(rows.petFromTuple),
       ),
+    revision: () => {
+      let version: number | undefined;
+      try {
+        version = dataVersion.get();
+      } catch {
+        return undefined; // closed or unreadable: the read that follows reports it
+      }
+      if (version !== seenVersion) {
+        seenVersion = version;
+        revision += 1;
+      }
+      return revision;
+    },
   };
 }
 

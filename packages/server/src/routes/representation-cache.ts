@@ -1,0 +1,51 @@
+import QuickLRU from 'quick-lru';
+
+/** A JSON answer as the routes send it: the body, its text, its ETag, and a page's `Link`. */
+export interface Representation<T> {
+  body: T;
+  text: string;
+  etag: string;
+  link?: string | undefined;
+}
+
+/**
+ * What the routes read from the store and serialised, kept while the store's pet revision
+ * (`PetRepository.revision`) stays the same: a page or a pet asked again is answered without
+ * the query, the JSON serialisation or the ETag's hash. Any create, by this process or another,
+ * moves the revision, and the first request to see the new revision empties the cache, so an
+ * answer is never older than the last write its caller could know of. A store that cannot tell
+ * its revision cheaply (PostgreSQL) answers undefined, and nothing is kept.
+ *
+ * At most `maxEntries` answers (1,000 by default: 1,000 pages of 100 pets are about 8 MB of
+ * JSON), the least recently used going first: callers choose the keys (any cursor), so the
+ * bound, not the callers, decides the memory.
+ */
+export class RepresentationCache<T> {
+  readonly #entries: QuickLRU<string, Representation<T>>;
+  #revision: number | undefined;
+
+  constructor({ maxEntries = 1_000 }: { maxEntries?: number } = {}) {
+    // quick-lru keeps up to twice its maxSize (a current and a previous generation).
+    this.#entries = new QuickLRU({ maxSize: Math.max(1, Math.ceil(maxEntries / 2)) });
+  }
+
+  /** The answer stored under `key` at `revision`; a new revision forgets every answer. */
+  get(key: string, revision: number | undefined): Representation<T> | undefined {
+    if (revision === undefined) return undefined;
+    if (revision !== this.#revision) {
+      this.#entries.clear();
+      this.#revision = revision;
+      return undefined;
+    }
+    return this.#entries.get(key);
+  }
+
+  /**
+   * Keeps an answer read from the store at `revision` (read before the store was). Nothing is
+   * kept if another request has seen a newer revision meanwhile.
+   */
+  set(key: string, revision: number | undefined, value: Representation<T>): void {
+    if (revision === undefined || revision !== this.#revision) return;
+    this.#entries.set(key, value);
+  }
+}
