@@ -24,7 +24,7 @@ import { anonymousQuota } from './keys/index.js';
 import type { Logger } from './logger.js';
 import { httpMetrics, type Metrics, metricsRoute } from './metrics/index.js';
 import { rateLimit, type RateLimiter } from './rate-limit/index.js';
-import { petRoutes, publicRoutes } from './routes/index.js';
+import { dispatchOperations, petOperations, publicRoutes } from './routes/index.js';
 import { type Storage, translateStoreError } from './storage/index.js';
 import {
   createServablePetCheck,
@@ -63,7 +63,8 @@ export type PetstoreApp = Express;
  *    them) → identify the caller → rate limit (so every answer, 401 and 404 included, carries
  *    the rate-limit headers); then under `/v1` only: require a valid key (401 before any body
  *    is read) → parse the JSON body → refuse ill-formed strings and non-decimal integers → the
- *    OpenAPI validator (400, 404, 405, 415; HEAD as GET) → the operations;
+ *    OpenAPI validator (400, 404, 405, 415; HEAD as GET) → the operation it resolved, by
+ *    operationId (no second routing);
  * 4. 404 for anything else, then the one error handler.
  *
  * @example
@@ -121,14 +122,16 @@ export function createApp({
   );
   app.use(chain(...openApiValidation({ validateResponses: config.validateResponses })));
   app.use(
-    petRoutes({
-      storage,
-      validateResponses: config.validateResponses,
-      clock,
-      idempotencyKeyTtlSeconds: config.idempotencyKeyTtlSeconds,
-      servable: createServablePetCheck(),
-      logger,
-    }),
+    dispatchOperations(
+      petOperations({
+        storage,
+        validateResponses: config.validateResponses,
+        clock,
+        idempotencyKeyTtlSeconds: config.idempotencyKeyTtlSeconds,
+        servable: createServablePetCheck(),
+        logger,
+      }),
+    ),
   );
   app.use(notFound());
   app.use(

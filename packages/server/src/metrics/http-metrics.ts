@@ -1,8 +1,6 @@
 import type { ResponseObserver } from '../http/index.js';
+import { operationIdOf } from '../validation/index.js';
 import type { Metrics } from './metrics.js';
-
-/** What the validator leaves on a request it matched to an operation. */
-type WithOperation = { openapi?: { schema?: { operationId?: string } } };
 
 /**
  * Counts every response and times it (from arrival to the response's end; an observer for
@@ -11,7 +9,7 @@ type WithOperation = { openapi?: { schema?: { operationId?: string } } };
  */
 export function httpMetrics({ requests, requestDuration }: Metrics): ResponseObserver {
   return (req, res, elapsedMs) => {
-    const operation = (req as WithOperation).openapi?.schema?.operationId ?? 'none';
+    const operation = operationIdOf(req) ?? 'none';
     // Labels as an object: `labels(...)` would bind a new child per call, and prom-client
     // hashes the labels on every `inc`/`observe` either way.
     requests.inc({ operation, method: req.method, status: String(res.statusCode) });

@@ -1,13 +1,14 @@
-import type { NewPet, Pet, PetStatus, RequestBody, ResponseBody } from '@petstore/types';
-import { type Request, type Response, Router } from 'express';
+import type { NewPet, Pet, PetStatus, RequestBody } from '@petstore/types';
+import type { Request, Response } from 'express';
 import { ApiError } from '../errors/index.js';
 import type { Clock } from '../clock.js';
 import { fingerprintOf, idempotencyKeyOf, InFlightKeys } from '../idempotency/index.js';
 import type { Logger } from '../logger.js';
 import type { Storage } from '../storage/index.js';
-import type { ServablePetCheck } from '../validation/index.js';
+import { pathParamsOf, type ServablePetCheck } from '../validation/index.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { answerIfNotModified, entityTag } from './entity-tag.js';
+import type { OperationHandlers, OperationResponse } from './operations.js';
 import { type Representation, RepresentationCache } from './representation-cache.js';
 
 /** The default page size of `listPets` (the contract's `limit` default). */
@@ -15,13 +16,9 @@ export const DEFAULT_PAGE_SIZE = 20;
 /** The largest page (the contract's `limit` maximum). */
 export const MAX_PAGE_SIZE = 100;
 
-/**
- * The response of each operation, typed from the contract: `res.json` accepts only the
- * documented body, so a handler returning a field the spec lacks does not compile.
- */
-export type ListPetsResponse = Response<ResponseBody<'listPets', 200>>;
-export type CreatePetResponse = Response<ResponseBody<'createPet', 201>>;
-export type GetPetResponse = Response<ResponseBody<'getPet', 200>>;
+export type ListPetsResponse = OperationResponse<'listPets'>;
+export type CreatePetResponse = OperationResponse<'createPet'>;
+export type GetPetResponse = OperationResponse<'getPet'>;
 
 /** 409: the first request with this key is still being processed. */
 const keyInUse = () => new ApiError('idempotency_key_in_use', undefined, { 'Retry-After': '1' });
@@ -76,16 +73,18 @@ export interface PetRoutesOptions {
   logger: Logger;
 }
 
-/** The three operations of the contract, under `/v1`. Requests reach them already validated. */
-export function petRoutes({
+/**
+ * The three operations of the contract, by operationId (`dispatchOperations` calls them).
+ * Requests reach them authenticated and validated.
+ */
+export function petOperations({
   storage,
   validateResponses,
   clock,
   idempotencyKeyTtlSeconds,
   servable,
   logger,
-}: PetRoutesOptions): Router {
-  const router = Router();
+}: PetRoutesOptions): OperationHandlers {
   const inFlight = new InFlightKeys();
   /**
    * Sends a JSON body, serialised once (the list and getPet already did, for their ETag) and
@@ -161,7 +160,7 @@ export function petRoutes({
 
   // listPets: a plain array; `Link: <…>; rel="next"` (RFC 8288 §3) when more pets match;
   // an ETag over both (If-None-Match → 304).
-  router.get('/v1/pets', async (req: Request, res: ListPetsResponse) => {
+  async function listPets(req: Request, res: ListPetsResponse): Promise<void> {
     const query = req.query as Record<string, string | undefined>;
     const limit = parseLimit(query.limit);
     const status = query.status as PetStatus | undefined;
@@ -186,7 +185,7 @@ export function petRoutes({
     if (page.link !== undefined) res.setHeader('Link', page.link);
     if (answerIfNotModified(req, res, page.etag)) return;
     sendJson(res, 200, page.body, page.text);
-  });
+  }
 
   /**
    * createPet with an `Idempotency-Key`: the first request creates the pet and records the key
@@ -228,7 +227,7 @@ export function petRoutes({
   }
 
   // createPet: the store assigns the id; an omitted status stays absent.
-  router.post('/v1/pets', async (req: Request, res: CreatePetResponse) => {
+  async function createPet(req: Request, res: CreatePetResponse): Promise<void> {
     const body = req.body as RequestBody<'createPet'>;
     const draft: NewPet = {
       name: body.name,
@@ -242,11 +241,12 @@ export function petRoutes({
     }
     const pet = await storage.pets.create(draft);
     sendJson(res, 201, pet);
-  });
+  }
 
   // getPet (deprecated; its headers are set by the deprecation middleware).
-  router.get('/v1/pets/:petId', async (req: Request<{ petId: string }>, res: GetPetResponse) => {
-    const id = requireSafeInteger('request/params/petId', parseIntegerLiteral(req.params.petId));
+  async function getPet(req: Request, res: GetPetResponse): Promise<void> {
+    const { petId = '' } = pathParamsOf(req);
+    const id = requireSafeInteger('request/params/petId', parseIntegerLiteral(petId));
     const revision = storage.pets.revision();
     const key = String(id);
     let found = pets.get(key, revision);
@@ -263,7 +263,7 @@ export function petRoutes({
     }
     if (answerIfNotModified(req, res, found.etag)) return;
     sendJson(res, 200, found.body, found.text);
-  });
+  }
 
-  return router;
+  return { listPets, createPet, getPet };
 }

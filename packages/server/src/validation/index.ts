@@ -9,3 +9,4 @@ export {
 export { findMalformedString, requireWellFormedStrings } from './well-formed-strings.js';
 export { createServablePetCheck, type ServablePetCheck } from './servable-pets.js';
 export { integerQueryParameters, requireIntegerLiterals } from './integer-parameters.js';
+export { operationIdOf, pathParamsOf } from './resolved-operation.js';

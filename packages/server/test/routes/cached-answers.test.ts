@@ -69,7 +69,7 @@ describe('answers served from memory, against writes from anywhere', () => {
     | {
         kind: 'create';
         via: 'api' | 'other store' | 'bare connection';
-        pet: NewPet & { status?: PetStatus | undefined };
+        pet: { name: string; categoryId: number; status: PetStatus | undefined };
       }
     | { kind: 'list'; limit: number; status: PetStatus | undefined; after: number }
     | { kind: 'get'; nth: number };

@@ -1,5 +1,6 @@
 import type { Pet } from '@petstore/types';
 import { assertType, describe, expectTypeOf, it } from 'vitest';
+import type { OperationHandlers } from '../../src/routes/operations.js';
 import type { CreatePetResponse, GetPetResponse, ListPetsResponse } from '../../src/routes/pets.js';
 
 declare const createRes: CreatePetResponse;
@@ -24,5 +25,22 @@ describe('handler responses are typed from the contract', () => {
     listRes.json([{ id: 1, name: 'Rex', categoryId: 1, status: 'lost' }]);
     // @ts-expect-error a list answers an array, not one pet
     listRes.json(pet);
+  });
+});
+
+describe('the operations are the contract’s', () => {
+  const handler = async (): Promise<void> => {};
+
+  it('need a handler for every operationId, and accept no other name', () => {
+    assertType<OperationHandlers>({ listPets: handler, createPet: handler, getPet: handler });
+    // @ts-expect-error getPet has no handler
+    assertType<OperationHandlers>({ listPets: handler, createPet: handler });
+    assertType<OperationHandlers>({
+      listPets: handler,
+      createPet: handler,
+      getPet: handler,
+      // @ts-expect-error deletePet is not an operation of the contract
+      deletePet: handler,
+    });
   });
 });
