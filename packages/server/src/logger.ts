@@ -27,42 +27,50 @@ export function createLogger(level: LogLevel, destination?: pino.DestinationStre
 
 /** Log lines reach standard output at most this often (sooner when 8 KiB gather). */
 const LOG_BATCH_MS = 20;
+/** A batch this large is written at once. */
+const LOG_BATCH_CHARACTERS = 8 * 1024;
 
 /**
  * Standard output written asynchronously (pino's sonic-boom), in batches: a log line costs the
- * request a buffer append, and the lines gathered go out in one write, at the end of the
- * event-loop turn when the last write was at least {@link LOG_BATCH_MS} ago, else once that
- * much time has passed (a write wakes a thread of the pool, which costs more than the line).
- * Past 8 KiB, sonic-boom writes by itself. What is still buffered when the process exits is
- * written synchronously then; a `kill -9` loses what was not yet written, never a response.
+ * request an array push, and the lines gathered go out as one string in one write, at the end
+ * of the event-loop turn when the last batch was at least {@link LOG_BATCH_MS} ago, else once
+ * that much time has passed (a write wakes a thread of the pool, which costs more than the
+ * line). Past 8 KiB the batch goes at once. A batch that comes while a write is under way waits
+ * in sonic-boom, which writes it when that write is done. Lines are joined here, not appended
+ * to sonic-boom's buffer one by one: it measures its buffered string on every append, which
+ * flattened the whole batch per line (the server's largest allocation per request, ~6 KB).
+ * What is still gathered when the process exits is written synchronously then; a `kill -9`
+ * loses what was not yet written, never a response.
  */
 function stdout(): pino.DestinationStream {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: 8 * 1024 });
-  process.once('exit', () => destination.flushSync());
-  let unwritten = 0; // bytes given to the destination and not yet written
+  const destination = pino.destination({ dest: 1, sync: false });
+  let lines: string[] = [];
+  let characters = 0;
   let queued = false;
-  let lastFlush = Number.NEGATIVE_INFINITY;
+  let lastBatch = Number.NEGATIVE_INFINITY;
   const flush = () => {
     queued = false;
-    lastFlush = performance.now();
-    destination.flush(); // does nothing while a write is under way: 'drain' queues another
+    if (lines.length === 0) return;
+    lastBatch = performance.now();
+    const batch = lines.join('');
+    lines = [];
+    characters = 0;
+    destination.write(batch);
   };
-  const queueFlush = () => {
-    if (queued || unwritten === 0) return;
-    queued = true;
-    const wait = lastFlush + LOG_BATCH_MS - performance.now();
-    if (wait > 0) setTimeout(flush, wait);
-    else setImmediate(flush);
-  };
-  destination.on('write', (bytes: number) => {
-    unwritten -= bytes;
+  process.once('exit', () => {
+    flush();
+    destination.flushSync();
   });
-  destination.on('drain', queueFlush);
   return {
     write(line: string) {
-      destination.write(line);
-      unwritten += Buffer.byteLength(line);
-      queueFlush();
+      lines.push(line);
+      characters += line.length;
+      if (characters >= LOG_BATCH_CHARACTERS) return flush();
+      if (queued) return;
+      queued = true;
+      const wait = lastBatch + LOG_BATCH_MS - performance.now();
+      if (wait > 0) setTimeout(flush, wait);
+      else setImmediate(flush);
     },
   };
 }
