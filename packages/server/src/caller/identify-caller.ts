@@ -1,6 +1,6 @@
-import type { RequestHandler } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Clock } from '../clock.js';
-import { quotaOf, type Quota } from '../domain.js';
+import { type ApiKeyRecord, quotaOf, type Quota } from '../domain.js';
 import { hashApiKey, isWellFormedApiKey } from '../keys/index.js';
 import type { ApiKeyRepository } from '../storage/index.js';
 import { bearerToken } from './bearer-token.js';
@@ -20,6 +20,9 @@ export interface IdentifyCallerOptions {
  * active key it names, or an anonymous caller (no credential, or one that is malformed,
  * unknown or revoked) counted by client address (`req.ip`, so `trust proxy` applies). It never
  * rejects: the rate limiter counts every caller first, then `requireCaller` answers 401.
+ *
+ * A key found in the cache (valid at the store's current key revision) is answered
+ * synchronously: only a lookup in the store returns a promise.
  */
 export function identifyCaller({
   keys,
@@ -27,35 +30,56 @@ export function identifyCaller({
   anonymousQuota,
 }: IdentifyCallerOptions): RequestHandler {
   const cache = new KeyCache();
-  return async (req, res, next) => {
+  const anonymous = (
+    req: Request,
+    credential: 'none' | 'invalid',
+    lookupError?: unknown,
+  ): Caller => ({
+    kind: 'anonymous',
+    credential,
+    subject: { kind: 'address', address: req.ip ?? 'unknown' },
+    quota: anonymousQuota,
+    ...(lookupError === undefined ? {} : { lookupError }),
+  });
+  const ofKey = (key: ApiKeyRecord): Caller => ({
+    kind: 'key',
+    key,
+    subject: { kind: 'key', keyId: key.id },
+    quota: quotaOf(key),
+  });
+
+  async function lookUp(
+    req: Request,
+    res: Response,
+    next: NextFunction,
+    token: string,
+    revision: number | undefined,
+    now: number,
+  ): Promise<void> {
+    let key: ApiKeyRecord | undefined;
+    try {
+      key = await keys.findActiveByHash(hashApiKey(token));
+    } catch (error) {
+      res.locals.caller = anonymous(req, 'invalid', error);
+      return next();
+    }
+    if (key) cache.set(token, key, revision, now);
+    res.locals.caller = key ? ofKey(key) : anonymous(req, 'invalid');
+    next();
+  }
+
+  return (req, res, next) => {
     const header = req.headers.authorization;
-    const anonymous = (credential: 'none' | 'invalid', lookupError?: unknown): Caller => ({
-      kind: 'anonymous',
-      credential,
-      subject: { kind: 'address', address: req.ip ?? 'unknown' },
-      quota: anonymousQuota,
-      ...(lookupError === undefined ? {} : { lookupError }),
-    });
     const token = bearerToken(header);
     if (token === undefined || !isWellFormedApiKey(token)) {
-      res.locals.caller = anonymous(header === undefined ? 'none' : 'invalid');
+      res.locals.caller = anonymous(req, header === undefined ? 'none' : 'invalid');
       return next();
     }
     const now = clock.now();
     const revision = keys.revision();
-    let key = cache.get(token, revision, now);
-    if (key === undefined) {
-      try {
-        key = await keys.findActiveByHash(hashApiKey(token));
-      } catch (error) {
-        res.locals.caller = anonymous('invalid', error);
-        return next();
-      }
-      if (key) cache.set(token, key, revision, now);
-    }
-    res.locals.caller = key
-      ? { kind: 'key', key, subject: { kind: 'key', keyId: key.id }, quota: quotaOf(key) }
-      : anonymous('invalid');
+    const key = cache.get(token, revision, now);
+    if (key === undefined) return lookUp(req, res, next, token, revision, now);
+    res.locals.caller = ofKey(key);
     next();
   };
 }

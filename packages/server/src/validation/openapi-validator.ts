@@ -1,6 +1,5 @@
 import type { RequestHandler } from 'express';
 import { middleware as openApiValidatorMiddleware } from 'express-openapi-validator';
-import { bearerAuth, unauthorized } from '../caller/index.js';
 import { loadDescription } from '../contract.js';
 import { ApiError, type ErrorTranslator } from '../errors/index.js';
 import { memoizeRoutePatterns } from './route-patterns.js';
@@ -11,26 +10,50 @@ export interface OpenApiValidationOptions {
 }
 
 /**
- * express-openapi-validator over the bundled description: it resolves the operation, runs the
- * `bearerAuth` security handler (401), checks parameters and body (400, 415; unknown query
- * parameters and body properties are errors), answers 404/405 for unknown paths/methods under
- * `/v1`, and, when asked, validates responses. The schemas are compiled on first use, which is
- * why the server warms up before it listens.
+ * The steps of express-openapi-validator 5.6 that run per request, by their function names.
+ * `pathParamsMiddleware` is left out: all it does is install `app.param` handlers for Express
+ * route parameters, which we have none of (the operations are dispatched by operationId and
+ * read their path parameters with `pathParamsOf`), and it costs a promise hop per request.
+ */
+const VALIDATOR_STEPS = new Set(['metadataMiddleware', 'requestMiddleware', 'responseMiddleware']);
+
+/**
+ * express-openapi-validator over the bundled description: it resolves the operation, checks
+ * parameters and body (400, 415; unknown query parameters and body properties are errors),
+ * answers 404/405 for unknown paths/methods under `/v1`, and, when asked, validates responses.
+ * The schemas are compiled on first use, which is why the server warms up before it listens.
+ *
+ * Two of its steps are off, as they could only repeat work done elsewhere: security
+ * (`requireCaller` enforces the contract's `bearerAuth` before any body is read, and refuses to
+ * start on an operation that does not require it) and multipart parsing (the contract has no
+ * `multipart/form-data` body). Each cost an `async` step per request (about 6 % of a list
+ * request's CPU for security, measured; see docs/benchmarks.md).
  */
 export function openApiValidation({
   validateResponses,
 }: OpenApiValidationOptions): RequestHandler[] {
   memoizeRoutePatterns();
-  return openApiValidatorMiddleware({
+  const steps = openApiValidatorMiddleware({
     apiSpec: withHeadOperations(loadDescription()) as never,
     // The bundle is linted and validated against the OpenAPI 3.1 schema in CI (packages/types).
     validateApiSpec: false,
     validateRequests: { allowUnknownQueryParameters: false, removeAdditional: false },
     validateResponses: validateResponses ? { removeAdditional: false } : false,
-    validateSecurity: { handlers: { bearerAuth } },
+    validateSecurity: false,
+    fileUploader: false,
     validateFormats: true,
     ignoreUndocumented: false,
   }) as unknown as RequestHandler[];
+  const kept = steps.filter((step) => VALIDATOR_STEPS.has(step.name));
+  const expected = validateResponses ? 3 : 2;
+  if (kept.length !== expected) {
+    // A new version of the validator named its steps otherwise: better no server than one that
+    // silently skips validation.
+    throw new Error(
+      `express-openapi-validator's steps are ${steps.map((step) => step.name).join(', ')}; expected ${[...VALIDATOR_STEPS].slice(0, expected).join(', ')}.`,
+    );
+  }
+  return kept;
 }
 
 /**
@@ -122,8 +145,6 @@ export const translateValidatorError: ErrorTranslator = (err, req) => {
   switch (err.status) {
     case 400:
       return new ApiError('invalid_request', describeValidationError(err));
-    case 401:
-      return unauthorized(req.res?.locals.caller);
     case 404:
       return new ApiError('not_found', 'Nothing exists at this path.');
     case 405: {
