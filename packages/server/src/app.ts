@@ -14,6 +14,7 @@ import {
   notFound,
   observeResponses,
   onlyUnderApi,
+  parseQueryOnce,
   requestId,
   requestLog,
   securityHeaders,
@@ -61,11 +62,14 @@ export type PetstoreApp = Express;
  * 2. the public routes (no auth, no limits), and `/metrics` when `METRICS_TOKEN` is set;
  * 3. for every other path: getPet's deprecation headers (so every answer of getPet carries
  *    them) → identify the caller → rate limit (so every answer, 401 and 404 included, carries
- *    the rate-limit headers); then under `/v1` only: require a valid key (401 before any body
- *    is read) → parse the JSON body → refuse ill-formed strings and non-decimal integers → the
- *    OpenAPI validator (400, 404, 405, 415; HEAD as GET) → the operation it resolved, by
- *    operationId (no second routing);
+ *    the rate-limit headers) → require a valid key on API paths (the contract's security: 401
+ *    before any body is read); then under `/v1` only: parse the query once and the JSON body →
+ *    refuse ill-formed strings and non-decimal integers → the OpenAPI validator (400, 404, 405,
+ *    415; HEAD as GET) → the operation it resolved, by operationId (no second routing);
  * 4. 404 for anything else, then the one error handler.
+ *
+ * Steps 1 to 3 are one Express layer (`chain`): the router's per-layer work (path matching,
+ * parameter bookkeeping) buys nothing for steps that run for every path.
  *
  * @example
  * ```ts
@@ -88,49 +92,44 @@ export function createApp({
   app.set('etag', false);
   app.set('trust proxy', config.trustProxy);
 
-  // Fixed steps of every request run as one layer each (chain), not a router layer apiece.
   app.use(
     chain(
+      // 1. Every request.
       requestId(),
       observeResponses(requestLog({ logger, ignore: quietRequests }), httpMetrics(metrics)),
       securityHeaders(),
       ...(config.corsOrigins === undefined ? [] : [corsFor(config.corsOrigins, description)]),
-    ),
-  );
-  // No public route lies under /v1/: API requests skip them.
-  app.use(exceptUnderApi(publicRoutes({ storage, limiter })));
-  if (config.metricsToken !== undefined) app.use(metricsRoute(metrics, config.metricsToken));
-
-  app.use(
-    chain(
+      // 2. No public route lies under /v1/: API requests skip them.
+      exceptUnderApi(publicRoutes({ storage, limiter })),
+      ...(config.metricsToken === undefined ? [] : [metricsRoute(metrics, config.metricsToken)]),
+      // 3. Every other path.
       getPetDeprecation(),
       identifyCaller({ keys: storage.keys, clock, anonymousQuota }),
       rateLimit({
         limiter,
         onDecision: (outcome) => metrics.rateLimitDecisions.labels(outcome).inc(),
       }),
-      requireCaller(),
+      requireCaller(description),
       // Only an API path has a body or query to read: elsewhere is a 404, whatever was sent.
       onlyUnderApi(
         chain(
+          parseQueryOnce(),
           jsonBody(),
           requireWellFormedStrings(),
           requireIntegerLiterals(integerQueryParameters(description)),
+          ...openApiValidation({ validateResponses: config.validateResponses }),
+          dispatchOperations(
+            petOperations({
+              storage,
+              validateResponses: config.validateResponses,
+              clock,
+              idempotencyKeyTtlSeconds: config.idempotencyKeyTtlSeconds,
+              servable: createServablePetCheck(),
+              logger,
+            }),
+          ),
         ),
       ),
-    ),
-  );
-  app.use(chain(...openApiValidation({ validateResponses: config.validateResponses })));
-  app.use(
-    dispatchOperations(
-      petOperations({
-        storage,
-        validateResponses: config.validateResponses,
-        clock,
-        idempotencyKeyTtlSeconds: config.idempotencyKeyTtlSeconds,
-        servable: createServablePetCheck(),
-        logger,
-      }),
     ),
   );
   app.use(notFound());

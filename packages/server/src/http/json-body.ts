@@ -7,10 +7,10 @@ export const BODY_LIMIT_BYTES = 100 * 1024;
 
 /**
  * Parses `application/json` bodies up to the limit, strict (objects and
- * arrays only). Bodies of other types are left unparsed; the validator answers them with 415.
+ * arrays only); a request without a body is not looked at. Bodies of other types are left unparsed; the validator answers them with 415.
  */
 export function jsonBody(): RequestHandler {
-  return express.json({
+  const parse = express.json({
     limit: BODY_LIMIT_BYTES,
     strict: true,
     type: 'application/json',
@@ -20,6 +20,12 @@ export function jsonBody(): RequestHandler {
       if (!isUtf8(buffer)) throw new Error('not UTF-8');
     },
   });
+  // A request with neither header has no body (RFC 9112 §6.3): most GETs, which need not pay
+  // for the parser's own checks. Any other request is the parser's to judge.
+  return (req, res, next) =>
+    req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined
+      ? next()
+      : parse(req, res, next);
 }
 
 /** Whether `text` is JSON text (body-parser's strict mode also refuses `42`, `"x"`, `null`). */

@@ -1,4 +1,10 @@
-import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { HttpLimits } from '../config/index.js';
 
 export interface HttpServer {
@@ -29,13 +35,15 @@ export function createHttpServer(app: RequestListener, limits: HttpLimits): Http
   });
   const unanswered = new Set<ServerResponse>();
   let closing = false;
-  // Before the app, so that even an answer the app sends at once can carry Connection: close.
-  server.on('request', (_req, res: ServerResponse) => {
+  // One listener (an emit copies its listener array when there are several). Before the app,
+  // so that even an answer the app sends at once can carry Connection: close. `on`, not
+  // `once`: 'close' is emitted once, and `once` wraps the listener per request.
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (closing) res.setHeader('Connection', 'close');
     unanswered.add(res);
-    res.once('close', () => unanswered.delete(res));
+    res.on('close', () => unanswered.delete(res));
+    app(req, res);
   });
-  server.on('request', app);
   return {
     server,
     stopKeepingAlive() {
