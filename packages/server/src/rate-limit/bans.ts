@@ -1,5 +1,11 @@
 import type { Subject } from '../domain.js';
-import { type Counter, subjectKey } from './counters.js';
+import {
+  type Counted,
+  type Counter,
+  type CounterValue,
+  isPending,
+  subjectKey,
+} from './counters.js';
 import type { BanPolicy } from './limiter.js';
 
 /**
@@ -38,10 +44,19 @@ export class KeyBans {
     return undefined;
   }
 
-  /** Reads the shared ban of `subject` (set by any instance); its end if still running. */
-  async sharedUntil(subject: Subject, nowMs: number): Promise<number | undefined> {
+  /**
+   * The end of a ban of `subject` in the shared store, if still running (and then known here
+   * too). At once when the store is in this process.
+   */
+  sharedUntil(subject: Subject, nowMs: number): Counted<number | undefined> {
     const key = subjectKey(subject);
-    const stored = await this.#bans.get(key);
+    const stored = this.#bans.get(key);
+    return isPending(stored)
+      ? stored.then((value) => this.#runningUntil(key, value, nowMs))
+      : this.#runningUntil(key, stored, nowMs);
+  }
+
+  #runningUntil(key: string, stored: CounterValue | null, nowMs: number): number | undefined {
     if (stored === null || stored.consumedPoints <= nowMs) return undefined;
     this.#known.set(key, stored.consumedPoints);
     return stored.consumedPoints;

@@ -2,6 +2,16 @@ import type { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Subject } from '../domain.js';
 import { DAY_SECONDS, MINUTE_SECONDS } from './fixed-windows.js';
 
+/**
+ * A counter's answer: at once (in-process counters) or later (a store's). Callers that only
+ * `await` it need not care; the rate limiter decides synchronously when every count it needs
+ * came at once, and spares the request a promise per count.
+ */
+export type Counted<T> = T | Promise<T>;
+
+/** Whether a counter's answer is still to come. */
+export const isPending = <T>(value: Counted<T>): value is Promise<T> => value instanceof Promise;
+
 /** What a counter says of a key: its count. */
 export interface CounterValue {
   consumedPoints: number;
@@ -14,10 +24,10 @@ export interface CounterValue {
  * is part of each key.
  */
 export interface Counter {
-  consume(key: string, points?: number): Promise<CounterValue>;
-  reward(key: string, points?: number): Promise<CounterValue>;
-  get(key: string): Promise<CounterValue | null>;
-  set(key: string, points: number, durationSeconds: number): Promise<CounterValue>;
+  consume(key: string, points?: number): Counted<CounterValue>;
+  reward(key: string, points?: number): Counted<CounterValue>;
+  get(key: string): Counted<CounterValue | null>;
+  set(key: string, points: number, durationSeconds: number): Counted<CounterValue>;
 }
 
 /** The counters a backend provides, one limiter each. */

@@ -1,4 +1,5 @@
 import type { Quota, Subject } from '../domain.js';
+import type { Counted } from './counters.js';
 
 /**
  * The rate-limiting seam: one interface, two backends (in-process memory and Redis).
@@ -44,9 +45,11 @@ export type LimiterHealth =
 export interface RateLimiter {
   /**
    * Counts one request of `subject` against `quota` and says whether it may proceed.
-   * A refused request is not counted: it uses up none of the quota.
+   * A refused request is not counted: it uses up none of the quota. The decision comes at
+   * once when the counts are in this process (the in-memory backend allowing a request), else
+   * as a promise; `await` takes either.
    */
-  consume(subject: Subject, quota: Quota): Promise<LimitDecision>;
+  consume(subject: Subject, quota: Quota): Counted<LimitDecision>;
   health(): LimiterHealth;
   close(): Promise<void>;
 }

@@ -34,20 +34,21 @@ export class MemoryCounter implements Counter {
     return this.#entries.size;
   }
 
-  async consume(key: string, points = 1): Promise<CounterValue> {
+  // Synchronous: the count is in this process (see `Counted`).
+  consume(key: string, points = 1): CounterValue {
     return { consumedPoints: this.#add(key, points) };
   }
 
-  async reward(key: string, points = 1): Promise<CounterValue> {
+  reward(key: string, points = 1): CounterValue {
     return { consumedPoints: this.#add(key, -points) };
   }
 
-  async get(key: string): Promise<CounterValue | null> {
+  get(key: string): CounterValue | null {
     const entry = this.#entries.get(key);
     return entry === undefined ? null : { consumedPoints: entry.points };
   }
 
-  async set(key: string, points: number, durationSeconds: number): Promise<CounterValue> {
+  set(key: string, points: number, durationSeconds: number): CounterValue {
     this.#entries.set(key, { points }, { maxAge: durationSeconds * 1000 });
     return { consumedPoints: points };
   }

@@ -31,21 +31,28 @@ export function rateLimitHeaders({ window, windows }: LimitDecision): Record<str
 /**
  * Counts every request against the caller's quota (`res.locals.caller`, set by
  * `identifyCaller`) and sets the rate-limit headers on every response, errors included,
- * since it runs before anything can fail.
+ * since it runs before anything can fail. A decision that comes at once (the in-memory
+ * backend) goes on at once, without a promise.
  */
 export function rateLimit({ limiter, onDecision }: RateLimitOptions): RequestHandler {
-  return async (_req, res, next) => {
+  return (_req, res, next) => {
     const { subject, quota } = res.locals.caller;
-    const decision = await limiter.consume(subject, quota);
-    const headers = rateLimitHeaders(decision);
-    // setHeader, not Express's res.set: these values are strings and none is Content-Type.
-    for (const name in headers) res.setHeader(name, headers[name] as string);
-    onDecision?.(
-      decision.allowed ? 'allowed' : decision.code === 'key_banned' ? 'banned' : 'limited',
-    );
-    if (decision.allowed) return next();
-    next(
-      new ApiError(decision.code, undefined, { 'Retry-After': String(decision.retryAfterSeconds) }),
-    );
+    const apply = (decision: LimitDecision): void => {
+      const headers = rateLimitHeaders(decision);
+      // setHeader, not Express's res.set: these values are strings and none is Content-Type.
+      for (const name in headers) res.setHeader(name, headers[name] as string);
+      onDecision?.(
+        decision.allowed ? 'allowed' : decision.code === 'key_banned' ? 'banned' : 'limited',
+      );
+      if (decision.allowed) return next();
+      next(
+        new ApiError(decision.code, undefined, {
+          'Retry-After': String(decision.retryAfterSeconds),
+        }),
+      );
+    };
+    const decision = limiter.consume(subject, quota);
+    if (decision instanceof Promise) return decision.then(apply);
+    apply(decision);
   };
 }

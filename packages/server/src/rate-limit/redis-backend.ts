@@ -79,7 +79,7 @@ export async function createRedisRateLimiter({
 function failover(primary: Counter, fallback: Counter, ready: () => boolean): Counter {
   const either =
     <Args extends unknown[], Result>(
-      call: (counter: Counter, ...args: Args) => Promise<Result>,
+      call: (counter: Counter, ...args: Args) => Result | Promise<Result>,
     ): ((...args: Args) => Promise<Result>) =>
     async (...args) => {
       if (!ready()) return call(fallback, ...args);

@@ -1,7 +1,13 @@
 import type { Clock } from '../clock.js';
 import type { Quota, Subject } from '../domain.js';
 import { KeyBans } from './bans.js';
-import { type Counters, subjectKey } from './counters.js';
+import {
+  type Counted,
+  type Counters,
+  type CounterValue,
+  isPending,
+  subjectKey,
+} from './counters.js';
 import {
   bindingWindow,
   headerWindow,
@@ -39,8 +45,65 @@ export function createWindowedLimiter(
   const { minute, day } = counters;
   const bans = new KeyBans(counters.strikes, counters.bans, ban);
 
+  /**
+   * The decision once the counts are in: allowed, or refused (and then taken back out of both
+   * counts, with a strike towards a ban). Only a refusal waits on the counters again.
+   */
+  function decide(
+    subject: Subject,
+    quota: Quota,
+    now: number,
+    minuteKey: string,
+    dayKey: string,
+    [bannedUntil, minuteCount, dayCount]: [number | undefined, CounterValue, CounterValue],
+  ): Counted<LimitDecision> {
+    if (bannedUntil !== undefined) {
+      return Promise.all([minute.reward(minuteKey), day.reward(dayKey)]).then(() =>
+        banned(quota, bannedUntil, now),
+      );
+    }
+    const dayExceeded = dayCount.consumedPoints > quota.perDay;
+    if (!dayExceeded && minuteCount.consumedPoints <= quota.perMinute) {
+      const windows = windowStates(quota, now, minuteCount.consumedPoints, dayCount.consumedPoints);
+      return { allowed: true, window: headerWindow(windows), windows };
+    }
+    return refuse(subject, quota, now, minuteKey, dayKey, dayExceeded, minuteCount, dayCount);
+  }
+
+  async function refuse(
+    subject: Subject,
+    quota: Quota,
+    now: number,
+    minuteKey: string,
+    dayKey: string,
+    dayExceeded: boolean,
+    minuteCount: CounterValue,
+    dayCount: CounterValue,
+  ): Promise<LimitDecision> {
+    await Promise.all([
+      minute.reward(minuteKey),
+      day.reward(dayKey),
+      bans.applies(subject) ? bans.strike(subject, windowIndices(now).minute, now) : undefined,
+    ]);
+    // The refused request was taken back out of both counts.
+    const windows = windowStates(
+      quota,
+      now,
+      minuteCount.consumedPoints - 1,
+      dayCount.consumedPoints - 1,
+    );
+    const window = bindingWindow(windows, dayExceeded);
+    return {
+      allowed: false,
+      code: 'rate_limited',
+      window: { ...window, remaining: 0 },
+      windows,
+      retryAfterSeconds: secondsUntil(window.resetSeconds, now),
+    };
+  }
+
   return {
-    async consume(subject: Subject, quota: Quota): Promise<LimitDecision> {
+    consume(subject: Subject, quota: Quota): Counted<LimitDecision> {
       const now = clock.now();
       const bannable = bans.applies(subject);
       if (bannable) {
@@ -52,47 +115,16 @@ export function createWindowedLimiter(
       const key = subjectKey(subject);
       const minuteKey = `${key}:${at.minute}`;
       const dayKey = `${key}:${at.day}`;
-      const [bannedUntil, minuteCount, dayCount] = await Promise.all([
-        bannable ? bans.sharedUntil(subject, now) : undefined,
-        minute.consume(minuteKey),
-        day.consume(dayKey),
-      ]);
-
-      if (bannedUntil !== undefined) {
-        await Promise.all([minute.reward(minuteKey), day.reward(dayKey)]);
-        return banned(quota, bannedUntil, now);
-      }
-      const dayExceeded = dayCount.consumedPoints > quota.perDay;
-      if (!dayExceeded && minuteCount.consumedPoints <= quota.perMinute) {
-        const windows = windowStates(
-          quota,
-          now,
-          minuteCount.consumedPoints,
-          dayCount.consumedPoints,
+      const bannedUntil = bannable ? bans.sharedUntil(subject, now) : undefined;
+      const minuteCount = minute.consume(minuteKey);
+      const dayCount = day.consume(dayKey);
+      // In-process counters answer at once, and so does the decision (no promise per request).
+      if (isPending(bannedUntil) || isPending(minuteCount) || isPending(dayCount)) {
+        return Promise.all([bannedUntil, minuteCount, dayCount]).then((counts) =>
+          decide(subject, quota, now, minuteKey, dayKey, counts),
         );
-        return { allowed: true, window: headerWindow(windows), windows };
       }
-
-      await Promise.all([
-        minute.reward(minuteKey),
-        day.reward(dayKey),
-        bannable ? bans.strike(subject, at.minute, now) : undefined,
-      ]);
-      // The refused request was taken back out of both counts.
-      const windows = windowStates(
-        quota,
-        now,
-        minuteCount.consumedPoints - 1,
-        dayCount.consumedPoints - 1,
-      );
-      const window = bindingWindow(windows, dayExceeded);
-      return {
-        allowed: false,
-        code: 'rate_limited',
-        window: { ...window, remaining: 0 },
-        windows,
-        retryAfterSeconds: secondsUntil(window.resetSeconds, now),
-      };
+      return decide(subject, quota, now, minuteKey, dayKey, [bannedUntil, minuteCount, dayCount]);
     },
     health,
     close,

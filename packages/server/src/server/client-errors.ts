@@ -42,8 +42,8 @@ export function answerClientErrors(
     }
     const status = statusOf(error.code);
     const address = (socket as Duplex & { remoteAddress?: string }).remoteAddress ?? 'unknown';
-    void limiter
-      .consume({ kind: 'address', address }, anonymousQuota)
+    void Promise.resolve()
+      .then(() => limiter.consume({ kind: 'address', address }, anonymousQuota))
       .then(rateLimitHeaders, () => ({}))
       .then((rateLimitHeaders) => {
         if (!socket.writable) return socket.destroy();

@@ -76,3 +76,20 @@ describe('the in-memory rate limiter under a flood of client addresses', () => {
     expect(refused.window.remaining).toBe(0);
   });
 });
+
+describe('the in-memory rate limiter’s answers', () => {
+  it('decides at once while requests are allowed, and by promise once one is refused', async () => {
+    const limiter = createMemoryRateLimiter({ clock: rateLimitClock() });
+    const key = { kind: 'key', keyId: 1 } as const;
+    const quota = { perMinute: 2, perDay: 1_000 };
+    for (let i = 0; i < 2; i++) {
+      const allowed = limiter.consume(key, quota);
+      expect(allowed).not.toBeInstanceOf(Promise);
+      expect(allowed).toMatchObject({ allowed: true, window: { remaining: 1 - i } });
+    }
+    // A refusal takes the request back out of the counts and strikes towards a ban.
+    const refused = limiter.consume(key, quota);
+    expect(refused).toBeInstanceOf(Promise);
+    expect(await refused).toMatchObject({ allowed: false, code: 'rate_limited' });
+  });
+});
