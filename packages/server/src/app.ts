@@ -18,6 +18,7 @@ import {
   requestId,
   requestLog,
   securityHeaders,
+  sendJson,
   translateBodyParserError,
   translateExpressError,
 } from './http/index.js';
@@ -143,6 +144,8 @@ export function createApp({
         translateValidatorError,
         translateExpressError,
       ],
+      send: (res, status, body) =>
+        sendJson(res, status, body, { viaExpress: config.validateResponses }),
     }),
   );
   return app;

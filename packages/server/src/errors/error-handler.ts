@@ -1,4 +1,5 @@
-import type { ErrorRequestHandler, Request } from 'express';
+import type { ErrorBody } from '@petstore/types';
+import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiError } from './api-error.js';
 
@@ -13,6 +14,11 @@ export interface ErrorHandlerOptions {
   logger: Logger;
   /** Tried in order; the first that recognises the error decides. */
   translators: readonly ErrorTranslator[];
+  /**
+   * Writes the Error body with its status (the app's JSON writer: `sendJson` of `src/http/`);
+   * by default Express's `res.json`.
+   */
+  send?: ((res: Response, status: number, body: ErrorBody) => void) | undefined;
 }
 
 /**
@@ -21,7 +27,11 @@ export interface ErrorHandlerOptions {
  * documented Error body, its status and headers. Anything no translator recognises is a bug:
  * 500 `internal_error` with no internals.
  */
-export function errorHandler({ logger, translators }: ErrorHandlerOptions): ErrorRequestHandler {
+export function errorHandler({
+  logger,
+  translators,
+  send = (res, status, body) => res.status(status).json(body),
+}: ErrorHandlerOptions): ErrorRequestHandler {
   const translate = (err: unknown, req: Request): ApiError => {
     if (err instanceof ApiError) return err;
     for (const translator of translators) {
@@ -39,6 +49,7 @@ export function errorHandler({ logger, translators }: ErrorHandlerOptions): Erro
       );
     }
     if (res.headersSent) return next(err);
-    res.status(apiError.status).set(apiError.headers).json(apiError.toBody());
+    for (const [name, value] of Object.entries(apiError.headers)) res.setHeader(name, value);
+    send(res, apiError.status, apiError.toBody());
   };
 }

@@ -1,6 +1,7 @@
 /**
  * HTTP plumbing around the operations: request ids, request logs (and the observers of each sent
- * response), security headers, the query parsed once, the JSON body parser, the deprecation headers of getPet, the
+ * response), security headers, the query parsed once, the JSON body parser, JSON answers
+ * written at the end of the event loop's turn, the deprecation headers of getPet, the
  * last-route 404, and the translation of the errors Express and the body parser raise.
  */
 export { getPetDeprecation, GET_PET_DEPRECATION, GET_PET_SUNSET } from './deprecation.js';
@@ -11,6 +12,7 @@ export { BODY_LIMIT_BYTES, jsonBody, translateBodyParserError } from './json-bod
 export { notFound } from './not-found.js';
 export { parseQueryOnce } from './query-once.js';
 export { requestId } from './request-id.js';
+export { endAtTurnEnd, sendJson, type SendJsonOptions } from './send-json.js';
 export { requestLog, type RequestLogOptions } from './request-log.js';
 export { observeResponses, type ResponseObserver } from './response-observers.js';
 export { docsSecurityHeaders, securityHeaders } from './security-headers.js';

@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import type { Request, Response } from 'express';
+import { endAtTurnEnd } from '../http/index.js';
 
 /**
  * The strong ETag (RFC 9110 §8.8.3) of a JSON representation: the first 16 hex digits of the
@@ -34,6 +35,7 @@ export function ifNoneMatchMatches(header: string | undefined, etag: string): bo
 export function answerIfNotModified(req: Request, res: Response, etag: string): boolean {
   res.setHeader('ETag', etag);
   if (!ifNoneMatchMatches(req.headers['if-none-match'], etag)) return false;
-  res.status(304).end();
+  res.statusCode = 304;
+  endAtTurnEnd(res);
   return true;
 }

@@ -1,6 +1,7 @@
 import type { NewPet, Pet, PetStatus, RequestBody } from '@petstore/types';
 import type { Request, Response } from 'express';
 import { ApiError } from '../errors/index.js';
+import { sendJson as sendJsonAnswer } from '../http/index.js';
 import type { Clock } from '../clock.js';
 import { fingerprintOf, idempotencyKeyOf, InFlightKeys } from '../idempotency/index.js';
 import type { Logger } from '../logger.js';
@@ -86,24 +87,9 @@ export function petOperations({
   logger,
 }: PetRoutesOptions): OperationHandlers {
   const inFlight = new InFlightKeys();
-  /**
-   * Sends a JSON body, serialised once (the list and getPet already did, for their ETag) and
-   * written with Node's `res.end`: Express's `res.send` would only re-derive the content type,
-   * check freshness again and re-encode. Content-Length is set here, as Node leaves it out of a
-   * HEAD answer, which must carry GET's headers. With response validation on, through
-   * `res.json`, where the validator checks it.
-   */
-  function sendJson<T>(res: Response<T>, status: number, body: NoInfer<T>, text?: string): void {
-    if (validateResponses) {
-      res.status(status).json(body);
-      return;
-    }
-    const json = text ?? JSON.stringify(body);
-    res.statusCode = status;
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', Buffer.byteLength(json));
-    res.end(json);
-  }
+  /** A JSON answer; through Express's `res.json` when responses are validated (it hooks that). */
+  const sendJson = <T>(res: Response<T>, status: number, body: NoInfer<T>, text?: string) =>
+    sendJsonAnswer(res, status, body, { text, viaExpress: validateResponses });
   const refuse = (pet: unknown) =>
     logger.warn({ pet }, 'a stored pet does not match the contract and is not served');
 
