@@ -16,14 +16,20 @@ export class StoreUnavailableError extends Error {
 /**
  * Runs `operation`, turning the errors `isUnavailable` recognises into `StoreUnavailableError`.
  * The adapters wrap every database call with it, so callers see one error for "try later".
+ * One promise per call (a `then`, not an `async` function awaiting another): it is on every
+ * store call of the hot path.
  */
-export async function translateStoreErrors<T>(
+export function translateStoreErrors<T>(
   operation: () => T | Promise<T>,
   isUnavailable: (error: unknown) => boolean,
 ): Promise<T> {
-  try {
-    return await operation();
-  } catch (error) {
+  const translated = (error: unknown): never => {
     throw isUnavailable(error) ? new StoreUnavailableError(error) : error;
+  };
+  try {
+    const result = operation();
+    return result instanceof Promise ? result.then(undefined, translated) : Promise.resolve(result);
+  } catch (error) {
+    return Promise.reject(isUnavailable(error) ? new StoreUnavailableError(error) : error);
   }
 }
