@@ -38,24 +38,21 @@ export function threadWriter(
   let nextId = 1;
   let failure: Error | undefined;
 
-  // Writes of one turn of the event loop cross to the thread in one message, and none crosses
-  // while the thread is committing: they wait here and go together once its answer is back. A
-  // postMessage (a structured clone and a wake-up of the thread) costs more than the write it
-  // carries, and the writes would wait for that commit in the thread's queue anyway.
+  // Writes of one turn of the event loop cross to the thread in one message at the end of that
+  // turn (a postMessage, a structured clone and a wake-up of the thread, costs more than the
+  // write it carries). They go even while the thread is committing an earlier group: it reads
+  // them as soon as that commit is done and commits them next, so no write waits for the
+  // answer's round trip through this thread (waiting, as before, kept every request alive longer
+  // and cost about 3 % of a create's CPU, measured).
   let outbox: WriteRequest[] = [];
-  let unanswered = 0;
   const send = () => {
-    if (outbox.length === 0) return;
     const requests = outbox;
     outbox = [];
-    unanswered += requests.length;
     worker.postMessage(requests);
   };
 
   worker.on('message', ({ answers, groupSize }: { answers: WriteAnswer[]; groupSize: number }) => {
     onGroupCommitted?.(groupSize);
-    unanswered -= answers.length;
-    if (unanswered === 0 && outbox.length > 0) send();
     for (const answer of answers) {
       const waiting = pending.get(answer.id);
       pending.delete(answer.id);
@@ -87,7 +84,7 @@ export function threadWriter(
       const id = nextId++;
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        if (outbox.push({ id, operation }) === 1 && unanswered === 0) setImmediate(send);
+        if (outbox.push({ id, operation }) === 1) setImmediate(send);
       });
     },
     async close() {
