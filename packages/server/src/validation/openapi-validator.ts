@@ -26,8 +26,8 @@ const VALIDATOR_STEPS = new Set(['metadataMiddleware', 'requestMiddleware', 'res
  * Two of its steps are off, as they could only repeat work done elsewhere: security
  * (`requireCaller` enforces the contract's `bearerAuth` before any body is read, and refuses to
  * start on an operation that does not require it) and multipart parsing (the contract has no
- * `multipart/form-data` body). Each cost an `async` step per request (about 6 % of a list
- * request's CPU for security, measured; see docs/benchmarks.md).
+ * `multipart/form-data` body). Each cost an `async` step per request (4–6 % of a list
+ * request's CPU, measured with the path-parameter step; docs/benchmarks.md, *The fifth pass*).
  */
 export function openApiValidation({
   validateResponses,
