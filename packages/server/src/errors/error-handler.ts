@@ -14,11 +14,8 @@ export interface ErrorHandlerOptions {
   logger: Logger;
   /** Tried in order; the first that recognises the error decides. */
   translators: readonly ErrorTranslator[];
-  /**
-   * Writes the Error body with its status (the app's JSON writer: `sendJson` of `src/http/`);
-   * by default Express's `res.json`.
-   */
-  send?: ((res: Response, status: number, body: ErrorBody) => void) | undefined;
+  /** Writes the Error body with its status (the app's JSON writer: `sendJson` of `src/http/`). */
+  send: (res: Response, status: number, body: ErrorBody) => void;
 }
 
 /**
@@ -30,7 +27,7 @@ export interface ErrorHandlerOptions {
 export function errorHandler({
   logger,
   translators,
-  send = (res, status, body) => res.status(status).json(body),
+  send,
 }: ErrorHandlerOptions): ErrorRequestHandler {
   const translate = (err: unknown, req: Request): ApiError => {
     if (err instanceof ApiError) return err;

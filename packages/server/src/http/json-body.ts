@@ -6,8 +6,9 @@ import { ApiError, type ErrorTranslator } from '../errors/index.js';
 export const BODY_LIMIT_BYTES = 100 * 1024;
 
 /**
- * Parses `application/json` bodies up to the limit, strict (objects and
- * arrays only); a request without a body is not looked at. Bodies of other types are left unparsed; the validator answers them with 415.
+ * Parses `application/json` bodies up to the limit, strict (objects and arrays only); a request
+ * without a body is not looked at. Bodies of other types are left unparsed; the validator
+ * answers them with 415.
  */
 export function jsonBody(): RequestHandler {
   const parse = express.json({

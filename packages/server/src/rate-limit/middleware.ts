@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { ApiError } from '../errors/index.js';
+import { isPending } from './counters.js';
 import type { LimitDecision, RateLimiter } from './limiter.js';
 
 /** What became of a request at the limiter (the metric's `outcome` label). */
@@ -52,7 +53,7 @@ export function rateLimit({ limiter, onDecision }: RateLimitOptions): RequestHan
       );
     };
     const decision = limiter.consume(subject, quota);
-    if (decision instanceof Promise) return decision.then(apply);
+    if (isPending(decision)) return decision.then(apply);
     apply(decision);
   };
 }

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import type { Pet } from '@petstore/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../src/testing/index.js';
@@ -157,6 +158,49 @@ describe('POST /v1/pets', () => {
     expectApiHeaders(response);
     const error = await expectError(response, 400, 'invalid_request');
     expect(error.message).toBe('request/body is not valid UTF-8.');
+    expect(await server.storage.pets.list({ limit: 1000 })).toEqual(before);
+  });
+
+  // The body parser is skipped for a request with neither Content-Length nor
+  // Transfer-Encoding (it has no body); a chunked body has no Content-Length and is still read.
+  it('creates from a chunked body, which has no Content-Length', async () => {
+    const text = JSON.stringify({ name: 'Chunk', categoryId: 2 });
+    const response = await fetch(`${server.baseUrl}/pets`, {
+      method: 'POST',
+      headers: authorized(key, { 'Content-Type': 'application/json' }),
+      body: new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(text.slice(0, 7)));
+          controller.enqueue(new TextEncoder().encode(text.slice(7)));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(201);
+    expect(await response.json()).toMatchObject({ name: 'Chunk', categoryId: 2 });
+  });
+
+  it('answers 400 to a JSON create without a body (neither header), and stores nothing', async () => {
+    const before = await server.storage.pets.list({ limit: 1000 });
+    // Written on a socket: fetch would add Content-Length: 0.
+    const { hostname, port } = new URL(server.baseUrl);
+    const socket = connect(Number(port), hostname);
+    socket.end(
+      'POST /v1/pets HTTP/1.1\r\n' +
+        `Host: ${hostname}:${port}\r\n` +
+        `Authorization: Bearer ${key}\r\n` +
+        'Content-Type: application/json\r\n' +
+        'Connection: close\r\n\r\n',
+    );
+    let raw = '';
+    for await (const chunk of socket) raw += String(chunk);
+    const [head = '', body = ''] = raw.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(body)).toMatchObject({
+      code: 'invalid_request',
+      message: "request must have required property 'body'",
+    });
     expect(await server.storage.pets.list({ limit: 1000 })).toEqual(before);
   });
 

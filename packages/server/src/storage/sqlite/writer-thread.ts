@@ -4,8 +4,9 @@
  * Writes arrive as messages. While a commit runs (its fsync, with `synchronous = FULL`, is what
  * a write costs), the next writes queue up; they are then carried out together in one IMMEDIATE
  * transaction with one fsync, each undone alone if it fails (a savepoint, or SQLite's own
- * statement rollback for a single INSERT), so that one failing write does not undo the others. Every write is answered only after its commit is durable. Running here, the
- * fsync never blocks the server's event loop, and reads go on meanwhile (WAL).
+ * statement rollback for a single INSERT), so that one failing write does not undo the others.
+ * Every write is answered only after its commit is durable. Running here, the fsync never
+ * blocks the server's event loop, and reads go on meanwhile (WAL).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openConnection } from './connection.js';
