@@ -1,9 +1,11 @@
 import { once } from 'node:events';
-import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
 import type { ApiKeyRecord } from '../domain.js';
 import { generateApiKey } from '../keys/index.js';
 import type { Storage } from '../storage/index.js';
+import { expressMessageClasses } from './express-messages.js';
 
 /** Marks the warm-up's own requests, so they are not logged. */
 const WARM_UP = Symbol('petstore.warmUp');
@@ -67,8 +69,9 @@ export function createWarmUpKey(storage: Storage, now: number): WarmUpKey {
  * compiles its schemas (~300 ms) before the public port opens and the first real request does
  * not pay for it. Reads only, and a create that fails validation: the warm-up never writes.
  */
-export async function warmUp(app: RequestListener, apiKey: string): Promise<void> {
-  const server = createServer((req, res) => {
+export async function warmUp(app: Express, apiKey: string): Promise<void> {
+  // The requests the public server will make, so the code warmed is the code that serves.
+  const server = createServer(expressMessageClasses(app), (req, res) => {
     (req as IncomingMessage & { [WARM_UP]?: true })[WARM_UP] = true;
     app(req, res);
   });
