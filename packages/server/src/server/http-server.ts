@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Express } from 'express';
 import type { HttpLimits } from '../config/index.js';
+import { InFlightTable } from '../in-flight-table.js';
 import { expressMessageClasses } from './express-messages.js';
 
 export interface HttpServer {
@@ -31,22 +32,24 @@ export function createHttpServer(app: Express, limits: HttpLimits): HttpServer {
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     connectionsCheckingInterval: Math.max(50, Math.floor(limits.headersTimeoutMs / 10)),
   });
-  const unanswered = new Set<ServerResponse>();
+  // Not a Set: see InFlightTable.
+  const unanswered = new InFlightTable<ServerResponse>();
   let closing = false;
   // One listener (an emit copies its listener array when there are several). Before the app,
   // so that even an answer the app sends at once can carry Connection: close. `on`, not
   // `once`: 'close' is emitted once, and `once` wraps the listener per request.
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (closing) res.setHeader('Connection', 'close');
-    unanswered.add(res);
-    res.on('close', () => unanswered.delete(res));
+    const id = unanswered.add(res);
+    res.on('close', () => unanswered.take(id));
     app(req, res);
   });
   return {
     server,
     stopKeepingAlive() {
       closing = true;
-      for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
+      for (const res of unanswered.values())
+        if (!res.headersSent) res.setHeader('Connection', 'close');
     },
   };
 }

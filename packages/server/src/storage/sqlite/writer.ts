@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
+import { InFlightTable } from '../../in-flight-table.js';
 import type { WriteAnswer, WriteRequest } from './writer-thread.js';
 import { prepareWrites, type WriteOperation, type WriteResults } from './writes.js';
 
@@ -31,11 +32,11 @@ export function threadWriter(
   onGroupCommitted?: ((size: number) => void) | undefined,
 ): SqliteWriter {
   const worker = startWorker(file);
-  const pending = new Map<
-    number,
-    { resolve: (value: never) => void; reject: (error: Error) => void }
-  >();
-  let nextId = 1;
+  // The writes sent and not yet answered, by id (not a Map: see InFlightTable).
+  const pending = new InFlightTable<{
+    resolve: (value: never) => void;
+    reject: (error: Error) => void;
+  }>();
   let failure: Error | undefined;
 
   // Writes of one turn of the event loop cross to the thread in one message at the end of that
@@ -54,8 +55,7 @@ export function threadWriter(
   worker.on('message', ({ answers, groupSize }: { answers: WriteAnswer[]; groupSize: number }) => {
     onGroupCommitted?.(groupSize);
     for (const answer of answers) {
-      const waiting = pending.get(answer.id);
-      pending.delete(answer.id);
+      const waiting = pending.take(answer.id);
       if ('error' in answer) {
         const error = Object.assign(new Error(answer.error.message), answer.error);
         waiting?.reject(error);
@@ -66,8 +66,7 @@ export function threadWriter(
   });
   const fail = (error: Error) => {
     failure = error;
-    for (const waiting of pending.values()) waiting.reject(error);
-    pending.clear();
+    for (const waiting of pending.takeAll()) waiting.reject(error);
   };
   worker.on('error', fail);
   const exited = new Promise<void>((resolve) =>
@@ -81,9 +80,8 @@ export function threadWriter(
   return {
     write(operation) {
       if (failure) return Promise.reject(failure);
-      const id = nextId++;
       return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
+        const id = pending.add({ resolve, reject });
         if (outbox.push({ id, operation }) === 1) setImmediate(send);
       });
     },

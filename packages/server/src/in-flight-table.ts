@@ -1,0 +1,55 @@
+/**
+ * What is in flight on a hot path (unanswered responses, writes waiting for their commit), each
+ * under a number given when it is added, until it is taken back.
+ *
+ * A plain object used as a dictionary, not a `Map` or a `Set`, on purpose. V8 grows and shrinks
+ * a Map's or Set's table by copying it into a new one, and the old table keeps a link to its
+ * successor (for iterators still walking it). Under constant churn, once one table has been
+ * moved to the old generation (a full collection moves every live young object there), that
+ * table, dead or not, keeps its successor alive through every young-generation collection until
+ * the next full one, the successor keeps the next, and so on, with every entry they hold. With
+ * the responses and the writes of the server in Maps and Sets, creates fell into that state some
+ * seconds into a load and stayed: 120–130 µs per create instead of 80–90, p99 25–31 ms instead
+ * of 4–5 (docs/benchmarks.md, *The seventh pass*). An object's dictionary has no such link.
+ */
+export class InFlightTable<T> {
+  #entries: Record<number, T> = Object.create(null) as Record<number, T>;
+  #size = 0;
+  #nextId = 1;
+
+  /** How many are in flight. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Adds `value`; returns its number. */
+  add(value: T): number {
+    const id = this.#nextId++;
+    this.#entries[id] = value;
+    this.#size += 1;
+    return id;
+  }
+
+  /** Removes and returns the value under `id` (undefined if there is none). */
+  take(id: number): T | undefined {
+    const value = this.#entries[id];
+    if (value !== undefined) {
+      delete this.#entries[id];
+      this.#size -= 1;
+    }
+    return value;
+  }
+
+  /** Every value in flight, oldest first. */
+  values(): T[] {
+    return Object.values(this.#entries);
+  }
+
+  /** Removes and returns every value in flight, oldest first. */
+  takeAll(): T[] {
+    const values = this.values();
+    this.#entries = Object.create(null) as Record<number, T>;
+    this.#size = 0;
+    return values;
+  }
+}
