@@ -2,15 +2,16 @@
  * What is in flight on a hot path (unanswered responses, writes waiting for their commit), each
  * under a number given when it is added, until it is taken back.
  *
- * A plain object used as a dictionary, not a `Map` or a `Set`, on purpose. V8 grows and shrinks
- * a Map's or Set's table by copying it into a new one, and the old table keeps a link to its
- * successor (for iterators still walking it). Under constant churn, once one table has been
- * moved to the old generation (a full collection moves every live young object there), that
- * table, dead or not, keeps its successor alive through every young-generation collection until
- * the next full one, the successor keeps the next, and so on, with every entry they hold. With
- * the responses and the writes of the server in Maps and Sets, creates fell into that state some
- * seconds into a load and stayed: 120–130 µs per create instead of 80–90, p99 25–31 ms instead
- * of 4–5 (docs/benchmarks.md, *The seventh pass*). An object's dictionary has no such link.
+ * A plain object used as a dictionary, not a `Map` or a `Set`, on purpose. V8 grows, shrinks
+ * and compacts a Map's or Set's table by copying it into a new one, and the old table keeps its
+ * entries and a link to its successor (for iterators still walking it: `OrderedHashTable::Rehash`
+ * in V8). Under constant churn, once one table is in the old generation (a full collection can
+ * move a live young table there), that table, dead or not, keeps its successor alive through
+ * every young-generation collection until the next full one, the successor keeps the next, and
+ * so on, with every entry they hold. With the server's responses and writes in a Set and a Map,
+ * creates fell into that state some seconds into a load and stayed: 110–130 µs per create
+ * instead of 80–90, p99 up to 31 ms instead of 4–5 (docs/benchmarks.md, *The seventh pass*). An
+ * object's dictionary has no such link.
  */
 export class InFlightTable<T> {
   #entries: Record<number, T> = Object.create(null) as Record<number, T>;
