@@ -22,6 +22,19 @@ export type MessageClasses = Pick<ServerOptions, 'IncomingMessage' | 'ServerResp
  * server falls back to Node's own, and Express changes the prototypes as before.
  */
 export function expressMessageClasses(app: Pick<Express, 'request' | 'response'>): MessageClasses {
+  // One pair per app: the warm-up's listener and the public server then make objects of the
+  // same shapes, so the code the warm-up optimised is the code that serves.
+  let classes = madeFor.get(app);
+  if (classes === undefined) {
+    classes = messageClasses(app);
+    madeFor.set(app, classes);
+  }
+  return classes;
+}
+
+const madeFor = new WeakMap<object, MessageClasses>();
+
+function messageClasses(app: Pick<Express, 'request' | 'response'>): MessageClasses {
   if (isClass(IncomingMessage) || isClass(ServerResponse)) return {};
   const newRequest = IncomingMessage as unknown as (this: object, socket: Socket) => void;
   const newResponse = ServerResponse as unknown as (

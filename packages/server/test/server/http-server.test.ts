@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expressMessageClasses } from '../../src/server/express-messages.js';
 import { createHttpServer } from '../../src/server/http-server.js';
 import { startTestServer, type TestServer } from '../../src/testing/index.js';
 import { expectApiHeaders } from '../support/contract.js';
@@ -136,6 +137,8 @@ describe('requests and responses', () => {
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ path: '/hello', ip: '127.0.0.1' });
       expect(born).toEqual([{ request: true, response: true }]);
+      // The warm-up's listener gets the same classes, so its requests have the same shapes.
+      expect(expressMessageClasses(app)).toBe(expressMessageClasses(app));
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
