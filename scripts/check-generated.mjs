@@ -6,12 +6,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { isMain, parseCommandLine, runMain } from './cli.mjs';
 import { bundle, defaultOut, generatedFiles, root, types } from './generate.mjs';
+import { checkPin } from './runtime/pin.mjs';
 
 export const usage = `
 Usage: node scripts/check-generated.mjs
 
 Regenerates the bundle and the types into a scratch folder and fails (exit 1) when a
-committed file under packages/types differs. Touches nothing.
+committed file under packages/types differs, or when package.json's runtime packages and
+engines disagree with the pinned Node.js (.node-version). Touches nothing.
 
   -h, --help  this text
 `;
@@ -28,6 +30,12 @@ export async function main(args) {
       const fresh = await readFile(path.join(scratch, file), 'utf8');
       const committed = await readFile(path.join(defaultOut, file), 'utf8').catch(() => null);
       if (committed !== fresh) stale.push(path.relative(root, path.join(defaultOut, file)));
+    }
+    const pin = await checkPin();
+    if (pin.length > 0) {
+      console.error(`The runtime pin disagrees with itself:\n  ${pin.join('\n  ')}`);
+      console.error('Run `node scripts/runtime/pin.mjs set <version>`, then `npm install`.');
+      return 1;
     }
     if (stale.length > 0) {
       console.error(`Generated files are stale:\n  ${stale.join('\n  ')}`);

@@ -3,6 +3,7 @@
  * `keys list [--json]`, `keys revoke <id>`, `keys rotate <id> [--grace SECONDS]`. Reads `DATABASE_URL` like the server (same default, same
  * relative-path rule), so both use one store.
  */
+import '../runtime/index.js';
 import { systemClock } from '../clock.js';
 import { ConfigError, loadConfig, resolveDatabaseUrl } from '../config/index.js';
 import { openStorage } from '../storage/index.js';

@@ -4,6 +4,7 @@
  * Stateful, unlike example-only mocks: a pet you create is in the next list. Nothing is kept
  * after it stops. PORT, HOST and LOG_LEVEL apply (default LOG_LEVEL here: warn).
  */
+import '../runtime/index.js';
 import { ConfigError, loadConfig } from '../config/index.js';
 import { closeOnSignals, startServer } from '../server/index.js';
 import { openStorage } from '../storage/index.js';
