@@ -1,5 +1,5 @@
-// Runs the pinned Redocly CLI of this workspace with telemetry off and Node's
-// end-of-life banner out of the way; resolves with its exit code and output.
+// Runs the pinned Redocly CLI of this workspace with telemetry off; resolves with its exit code
+// and output. Everything Redocly prints is passed on as it is.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { isMain } from './cli.mjs';
@@ -15,12 +15,12 @@ const cli = require.resolve('@redocly/cli/bin/cli.js');
 export function redocly(args, { quiet = false } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cli, ...args], {
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
     const onData = (stream) => (chunk) => {
-      const text = dropBanner(chunk.toString());
+      const text = chunk.toString();
       output += text;
       if (!quiet) stream.write(text);
     };
@@ -29,14 +29,6 @@ export function redocly(args, { quiet = false } = {}) {
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? 1, output }));
   });
-}
-
-/** Redocly prints a boxed Node 20 end-of-life notice on every run; it is not ours to act on. */
-function dropBanner(text) {
-  return text
-    .split('\n')
-    .filter((line) => !/[║╔╚═]/.test(line))
-    .join('\n');
 }
 
 // CLI use: `node scripts/redocly.mjs lint` (npm run lint:api). It has no options of its own:
