@@ -10,8 +10,8 @@
  * every young-generation collection until the next full one, the successor keeps the next, and
  * so on, with every entry they hold. With the server's responses and writes in a Set and a Map,
  * creates fell into that state some seconds into a load and stayed: 110–130 µs per create
- * instead of 80–90, p99 up to 31 ms instead of 4–5 (docs/benchmarks.md, *The seventh pass*). An
- * object's dictionary has no such link.
+ * instead of 80–90, p99 up to 31 ms instead of 4–5 (docs/benchmarks.md, *Changes that
+ * mattered*). An object's dictionary has no such link.
  */
 export class InFlightTable<T> {
   #entries: Record<number, T> = Object.create(null) as Record<number, T>;

@@ -29,8 +29,8 @@ function endWaiting(): void {
  * such as Netty do it: under load one turn reads many requests, and answering each at once
  * interleaves the writes with the reading, so the client and the kernel's network path are woken
  * once per answer; written in a row, after every request of the turn was handled, the same
- * answers cost about a fifth less CPU in the benchmark (docs/benchmarks.md, *The fifth
- * pass*). At low load a turn holds one request, and its answer leaves at the
+ * answers cost about a fifth less CPU in the benchmark (docs/benchmarks.md,
+ * *Changes that mattered*). At low load a turn holds one request, and its answer leaves at the
  * end of that same turn. An answer ended in a later turn (a create, after its commit) leaves
  * at the end of that one.
  */

@@ -27,7 +27,8 @@ const VALIDATOR_STEPS = new Set(['metadataMiddleware', 'requestMiddleware', 'res
  * (`requireCaller` enforces the contract's `bearerAuth` before any body is read, and refuses to
  * start on an operation that does not require it) and multipart parsing (the contract has no
  * `multipart/form-data` body). Each cost an `async` step per request (4–6 % of a list
- * request's CPU, measured with the path-parameter step; docs/benchmarks.md, *The fifth pass*).
+ * request's CPU, measured with the path-parameter step; docs/benchmarks.md, *Changes that
+ * mattered*).
  */
 export function openApiValidation({
   validateResponses,
