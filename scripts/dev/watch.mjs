@@ -1,6 +1,6 @@
 // Watches folders for changes with chokidar and reports them in batches, so an editor's save
-// burst triggers one rebuild. Why chokidar and not Node's recursive fs.watch: on Linux, Node 20
-// watches each file's inode, so once a file is replaced by a rename (what `git checkout`,
+// burst triggers one rebuild. Why chokidar and not Node's recursive fs.watch: on Linux, Node
+// (seen on 20) watches each file's inode, so once a file is replaced by a rename (what `git checkout`,
 // `git stash`, `sed -i` and editors' safe-write do) its later edits are never reported and the
 // dev loop goes deaf. chokidar also watches the folders and picks the new file up.
 import path from 'node:path';
