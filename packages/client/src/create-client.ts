@@ -1,5 +1,6 @@
 import type { GetPetPath, ListPetsQuery, NewPet, Pet, paths } from '@petstore/types';
 import createClient, { type Client } from 'openapi-fetch';
+import { withCallSignal } from './caller-signal.js';
 import {
   ConditionalCache,
   type ConditionalCacheStore,
@@ -126,10 +127,6 @@ function resolveTimeout(timeoutMs: number | false | undefined): number | undefin
   return value;
 }
 
-function signalOption(options: CallOptions | undefined): { signal?: AbortSignal } {
-  return options?.signal ? { signal: options.signal } : {};
-}
-
 /**
  * Creates a typed client of the Pet Store API: openapi-fetch over the generated types,
  * with bearer auth, retries that honour `Retry-After` (creates made safe to retry by an
@@ -182,30 +179,30 @@ export function createPetstoreClient(options: PetstoreClientOptions): PetstoreCl
 
   return {
     async listPets(query, callOptions) {
-      const result = await raw.GET('/pets', {
-        params: { query: query ?? {} },
-        ...signalOption(callOptions),
-      });
+      const result = await withCallSignal(callOptions?.signal, (signal) =>
+        raw.GET('/pets', { params: { query: query ?? {} }, ...signal }),
+      );
       return toResult(result, context);
     },
     async createPet(pet, callOptions) {
       const idempotencyKey = callOptions?.idempotencyKey ?? newIdempotencyKey();
-      const result = await raw.POST('/pets', {
-        body: pet,
-        params: { header: { 'Idempotency-Key': idempotencyKeyField(idempotencyKey) } },
-        ...signalOption(callOptions),
-      });
+      const result = await withCallSignal(callOptions?.signal, (signal) =>
+        raw.POST('/pets', {
+          body: pet,
+          params: { header: { 'Idempotency-Key': idempotencyKeyField(idempotencyKey) } },
+          ...signal,
+        }),
+      );
       return toCreateResult(result, context, idempotencyKey);
     },
     async getPet(petId, callOptions) {
-      const result = await raw.GET('/pets/{petId}', {
-        params: { path: { petId } },
-        ...signalOption(callOptions),
-      });
+      const result = await withCallSignal(callOptions?.signal, (signal) =>
+        raw.GET('/pets/{petId}', { params: { path: { petId } }, ...signal }),
+      );
       return toResult(result, context);
     },
     listAllPets(filter, callOptions) {
-      return listAllPets(raw, baseUrl, filter, signalOption(callOptions), (response) =>
+      return listAllPets(raw, baseUrl, filter, callOptions?.signal, (response) =>
         parseRateLimit(response.headers, clock.now()),
       );
     },

@@ -1,5 +1,6 @@
 import type { ListPetsQuery, paths, Pet } from '@petstore/types';
 import type { Client } from 'openapi-fetch';
+import { withCallSignal } from './caller-signal.js';
 import { PetstoreApiError, PetstoreClientError } from './errors.js';
 import { findLink } from './headers/link.js';
 import type { RateLimitInfo } from './headers/rate-limit.js';
@@ -21,7 +22,7 @@ export async function* listAllPets(
   raw: Client<paths>,
   baseUrl: string,
   filter: ListAllPetsFilter = {},
-  options: { signal?: AbortSignal } = {},
+  signal?: AbortSignal,
   rateLimitOf: (response: Response) => RateLimitInfo | undefined = () => undefined,
 ): AsyncGenerator<Pet, void, undefined> {
   const origin = new URL(baseUrl).origin;
@@ -30,20 +31,23 @@ export async function* listAllPets(
   for (;;) {
     let requested = '';
     const target = next;
-    const { data, error, response } = await raw.GET('/pets', {
-      params: { query: filter },
-      ...(options.signal ? { signal: options.signal } : {}),
-      middleware: [
-        {
-          onRequest({ request }) {
-            // Follow the link verbatim: the cursor is opaque and must not be rebuilt.
-            const sent = target ? new Request(target, request) : request;
-            requested = sent.url;
-            return sent;
+    // Each page is a call of its own on the caller's signal (see caller-signal.ts).
+    const { data, error, response } = await withCallSignal(signal, (init) =>
+      raw.GET('/pets', {
+        params: { query: filter },
+        ...init,
+        middleware: [
+          {
+            onRequest({ request }) {
+              // Follow the link verbatim: the cursor is opaque and must not be rebuilt.
+              const sent = target ? new Request(target, request) : request;
+              requested = sent.url;
+              return sent;
+            },
           },
-        },
-      ],
-    });
+        ],
+      }),
+    );
     if (error) throw new PetstoreApiError(error, rateLimitOf(response));
     yield* data;
     next = findLink(response.headers.get('Link'), 'next', response.url || requested);

@@ -1,37 +1,19 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_PATTERN } from '../../src/keys/index.js';
 import { createTestClock, startTestServer, type TestServer } from '../../src/testing/index.js';
 import { expectError } from '../support/contract.js';
+import { lastLine, runKeysCli } from '../support/keys-cli.js';
 import { get } from '../support/requests.js';
-
-const run = promisify(execFile);
-const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 
 let dir: string;
 let databaseFile: string;
 let server: TestServer;
 
-/** `npm run --silent keys -- …args` from the repository root, as the README says. */
-async function keys(...args: string[]) {
-  try {
-    const { stdout, stderr } = await run('npm', ['run', '--silent', 'keys', '--', ...args], {
-      cwd: repoRoot,
-      env: { ...process.env, DATABASE_URL: `file:${databaseFile}` },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
-
-const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
+/** `npm run --silent keys -- …args` on the test's SQLite file. */
+const keys = (...args: string[]) => runKeysCli(`file:${databaseFile}`, ...args);
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'petstore-cli-'));
