@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findBreakingChanges } from '../api-breaking/compare.mjs';
-import { latestBaseline, main, readDescription } from '../api-breaking.mjs';
+import { compareFiles, latestBaseline, main, readDescription } from '../api-breaking.mjs';
 
 /** @type {any} */
 let baseline;
@@ -309,5 +309,30 @@ describe('npm run api:breaking', () => {
     } finally {
       error.mockRestore();
     }
+  });
+
+  it('names the line of each finding in the source it points into', async () => {
+    const head = path.join(scratch, 'narrower.json');
+    const text = JSON.stringify(
+      edited((d) => {
+        c(d).schemas.PetName.maxLength = 100;
+      }),
+      null,
+      2,
+    );
+    await writeFile(head, text);
+    const { breaking } = await compareFiles({ head });
+    const finding = breaking.find(
+      (f) => f.message === 'POST /pets request body.name: `maxLength` tightened from 255 to 100',
+    );
+    expect(finding).toMatchObject({
+      rule: 'request-bound-tightened',
+      pointer: '#/components/schemas/PetName/maxLength',
+      side: 'after',
+      fix: 'keep `maxLength: 255`',
+    });
+    expect(finding?.line).toBe(
+      text.split('\n').findIndex((l) => l.includes('"maxLength": 100')) + 1,
+    );
   });
 });
