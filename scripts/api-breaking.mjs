@@ -8,16 +8,16 @@
 // Each finding names its rule, its place (file:line and JSON pointer) and what would make
 // the change compatible. How it decides: docs/api-breaking.md.
 // Why a checker of our own: docs/api-breaking.md, "Why our own checker".
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parse } from 'yaml';
+import { baselineDir, latestBaseline, readDescription } from './api-breaking/baseline.mjs';
 import { findBreakingChanges } from './api-breaking/compare.mjs';
 import { locate } from './api-breaking/source-lines.mjs';
 import { isMain, parseCommandLine, runMain } from './cli.mjs';
 import { bundle, defaultSource, root } from './generate.mjs';
 
-export const baselineDir = path.join(root, 'openapi/baseline');
+export { baselineDir, latestBaseline, readDescription };
 
 export const usage = `
 Usage: node scripts/api-breaking.mjs [--base FILE] [--head FILE]
@@ -29,30 +29,6 @@ unless its info.version is a new major.
   --head FILE  an already bundled description to check (default: bundle openapi/openapi.yaml)
   -h, --help   this text
 `;
-
-/** The newest released baseline (highest version in its file name). */
-export async function latestBaseline() {
-  const files = (await readdir(baselineDir)).filter((f) => /^openapi-.+\.ya?ml$/.test(f));
-  if (files.length === 0) throw new Error(`No baseline in ${baselineDir}`);
-  const version = (f) =>
-    f
-      .replace(/^openapi-|\.ya?ml$/g, '')
-      .split('.')
-      .map(Number);
-  files.sort((x, y) => {
-    const [a, b] = [version(x), version(y)];
-    for (let i = 0; i < Math.max(a.length, b.length); i++) {
-      if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) - (b[i] ?? 0);
-    }
-    return 0;
-  });
-  return path.join(baselineDir, /** @type {string} */ (files.at(-1)));
-}
-
-/** Reads a YAML or JSON description. */
-export async function readDescription(file) {
-  return parse(await readFile(file, 'utf8'));
-}
 
 /** Bundles openapi/openapi.yaml into a scratch folder and returns the parsed bundle. */
 export async function bundleWorkingDescription() {

@@ -4,6 +4,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { changelogFile, changelogOfBundle, readChangelog } from './api-breaking/changelog-file.mjs';
 import { isMain, parseCommandLine, runMain } from './cli.mjs';
 import { bundle, defaultOut, generatedFiles, root, types } from './generate.mjs';
 
@@ -11,7 +12,7 @@ export const usage = `
 Usage: node scripts/check-generated.mjs
 
 Regenerates the bundle and the types into a scratch folder and fails (exit 1) when a
-committed file under packages/types differs. Touches nothing.
+committed file under packages/types, or openapi/CHANGELOG.md, differs. Touches nothing.
 
   -h, --help  this text
 `;
@@ -29,12 +30,14 @@ export async function main(args) {
       const committed = await readFile(path.join(defaultOut, file), 'utf8').catch(() => null);
       if (committed !== fresh) stale.push(path.relative(root, path.join(defaultOut, file)));
     }
+    const changelog = await changelogOfBundle(path.join(scratch, 'openapi', 'openapi.json'));
+    if ((await readChangelog()) !== changelog) stale.push(path.relative(root, changelogFile));
     if (stale.length > 0) {
       console.error(`Generated files are stale:\n  ${stale.join('\n  ')}`);
       console.error('Run `npm run generate` and commit the result.');
       return 1;
     }
-    console.log(`Generated files are up to date (${generatedFiles.length} checked).`);
+    console.log(`Generated files are up to date (${generatedFiles.length + 1} checked).`);
     return 0;
   } finally {
     await rm(scratch, { recursive: true, force: true });

@@ -163,7 +163,7 @@ describe('findBreakingChanges', () => {
       (d) => {
         Object.assign(c(d).parameters.Limit.schema, { format: 'int32', maximum: 2 ** 40 });
       },
-      'GET /pets parameter query limit: `format` changed from undefined to "int32"',
+      'GET /pets parameter query limit: `format: int32` added',
     ],
     [
       'a keyword the checker does not model',

@@ -29,7 +29,12 @@ export function compareStrings(c) {
   comparePatterns(c);
   const [x, y] = [c.b.format, c.a.format];
   if (x === y) return;
-  const what = `\`format\` changed from ${JSON.stringify(x)} to ${JSON.stringify(y)}`;
+  const what =
+    x === undefined
+      ? `\`format: ${y}\` added`
+      : y === undefined
+        ? `\`format: ${x}\` removed`
+        : `\`format\` changed from ${x} to ${y}`;
   const fix = x === undefined ? 'drop `format`' : `keep \`format: ${x}\``;
   if (x === undefined) {
     if (!formatImpliedByBounds(c.a)) c.narrowed('format-added', what, 'format', fix);
@@ -44,7 +49,12 @@ export function compareStrings(c) {
 function comparePatterns(c) {
   const [x, y] = [c.b.pattern, c.a.pattern];
   if (x === y) return;
-  const what = `\`pattern\` changed from ${JSON.stringify(x)} to ${JSON.stringify(y)}`;
+  const what =
+    x === undefined
+      ? `\`pattern\` ${JSON.stringify(y)} added`
+      : y === undefined
+        ? `\`pattern\` ${JSON.stringify(x)} removed`
+        : `\`pattern\` changed from ${JSON.stringify(x)} to ${JSON.stringify(y)}`;
   const fix =
     x === undefined
       ? 'drop `pattern`'
