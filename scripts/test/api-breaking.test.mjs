@@ -335,4 +335,22 @@ describe('npm run api:breaking', () => {
       text.split('\n').findIndex((l) => l.includes('"maxLength": 100')) + 1,
     );
   });
+
+  it("allows and reports getPet's removal once its Sunset date has passed", async () => {
+    const head = path.join(scratch, 'without-get-pet.json');
+    await writeFile(head, JSON.stringify(edited((d) => delete d.paths['/pets/{petId}'])));
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      expect(await main(['--head', head], { now: new Date('2030-12-05T00:00:00Z') })).toBe(0);
+      expect(log.mock.calls.map((call) => call[0])).toEqual([
+        'Allowed: GET /pets/{petId}: operation removed after its sunset (Thu, 05 Dec 2030 00:00:00 GMT)',
+        'No breaking change against openapi/baseline/openapi-1.0.0.yaml (1.0.0).',
+      ]);
+      expect(await main(['--head', head], { now: new Date('2030-12-04T00:00:00Z') })).toBe(1);
+    } finally {
+      log.mockRestore();
+      error.mockRestore();
+    }
+  });
 });
