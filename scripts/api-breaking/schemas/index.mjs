@@ -199,8 +199,6 @@ export function compareSchemas(comparison, resolve, report) {
         }
         closest ??= result;
       }
-      const loc =
-        direction === 'request' ? { before: alternative.path } : { after: alternative.path };
       if (fit) {
         matched.add(fit.candidate);
         for (const f of fit.result.found) sink(f);
@@ -219,10 +217,9 @@ export function compareSchemas(comparison, resolve, report) {
             direction === 'request'
               ? `keep an alternative that accepts what ${alternative.label} accepted`
               : `send only what an existing alternative allowed`,
-          at: {
-            before: loc.before,
-            after: loc.after ?? (direction === 'request' ? undefined : alternative.path),
-          },
+          // The alternative a request no longer accepts is in the baseline; the one a
+          // response may now send is in the working description.
+          at: direction === 'request' ? { before: alternative.path } : { after: alternative.path },
         });
       }
     }
