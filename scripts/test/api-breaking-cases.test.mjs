@@ -260,6 +260,53 @@ const cases = [
     'request-media-type-added',
     false,
   ],
+  [
+    'a discriminator added to a response oneOf',
+    api({
+      response: { oneOf: [ref('Cat'), ref('Dog')] },
+      schemas: {
+        Cat: object({ kind: { const: 'cat' } }, ['kind']),
+        Dog: object({ kind: { const: 'dog' } }, ['kind']),
+      },
+    }),
+    api({
+      response: {
+        oneOf: [ref('Cat'), ref('Dog')],
+        discriminator: {
+          propertyName: 'kind',
+          mapping: { cat: '#/components/schemas/Cat', dog: '#/components/schemas/Dog' },
+        },
+      },
+      schemas: {
+        Cat: object({ kind: { const: 'cat' } }, ['kind']),
+        Dog: object({ kind: { const: 'dog' } }, ['kind']),
+      },
+    }),
+    null,
+    false,
+  ],
+  [
+    'a discriminator value removed from a request oneOf mapping',
+    api({
+      request: {
+        oneOf: [ref('Cat')],
+        discriminator: {
+          propertyName: 'kind',
+          mapping: { cat: '#/components/schemas/Cat', kitty: '#/components/schemas/Cat' },
+        },
+      },
+      schemas: { Cat: object({ kind: str }, ['kind']) },
+    }),
+    api({
+      request: {
+        oneOf: [ref('Cat')],
+        discriminator: { propertyName: 'kind', mapping: { cat: '#/components/schemas/Cat' } },
+      },
+      schemas: { Cat: object({ kind: str }, ['kind']) },
+    }),
+    'request-discriminator-value-removed',
+    true,
+  ],
   // The direction rules kept.
   [
     'an alternative removed from a request oneOf',

@@ -249,8 +249,11 @@ export function compareSchemas(comparison, resolve, report) {
         `keep \`propertyName: ${x}\``,
       );
     }
-    const mapB = c.b.discriminator?.mapping ?? {};
-    const mapA = c.a.discriminator?.mapping ?? {};
+    // A discriminator added to (or dropped from) the same alternatives changes no value:
+    // the alternatives themselves were compared above.
+    if (!c.b.discriminator?.mapping || !c.a.discriminator?.mapping) return;
+    const mapB = c.b.discriminator.mapping;
+    const mapA = c.a.discriminator.mapping;
     for (const value of Object.keys(mapB)) {
       if (!(value in mapA))
         c.narrowed(
