@@ -5,16 +5,19 @@
 //   node scripts/api-breaking.mjs [--base FILE] [--head FILE]
 //
 // --head compares an already bundled description instead of bundling openapi/openapi.yaml.
+// Each finding names its rule, its place (file:line and JSON pointer) and what would make
+// the change compatible. How it decides: docs/api-breaking.md.
 // Why a checker of our own: docs/api-breaking.md, "Why our own checker".
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parse } from 'yaml';
+import { baselineDir, latestBaseline, readDescription } from './api-breaking/baseline.mjs';
 import { findBreakingChanges } from './api-breaking/compare.mjs';
+import { locate } from './api-breaking/source-lines.mjs';
 import { isMain, parseCommandLine, runMain } from './cli.mjs';
-import { bundle, root } from './generate.mjs';
+import { bundle, defaultSource, root } from './generate.mjs';
 
-export const baselineDir = path.join(root, 'openapi/baseline');
+export { baselineDir, latestBaseline, readDescription };
 
 export const usage = `
 Usage: node scripts/api-breaking.mjs [--base FILE] [--head FILE]
@@ -26,30 +29,6 @@ unless its info.version is a new major.
   --head FILE  an already bundled description to check (default: bundle openapi/openapi.yaml)
   -h, --help   this text
 `;
-
-/** The newest released baseline (highest version in its file name). */
-export async function latestBaseline() {
-  const files = (await readdir(baselineDir)).filter((f) => /^openapi-.+\.ya?ml$/.test(f));
-  if (files.length === 0) throw new Error(`No baseline in ${baselineDir}`);
-  const version = (f) =>
-    f
-      .replace(/^openapi-|\.ya?ml$/g, '')
-      .split('.')
-      .map(Number);
-  files.sort((x, y) => {
-    const [a, b] = [version(x), version(y)];
-    for (let i = 0; i < Math.max(a.length, b.length); i++) {
-      if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) - (b[i] ?? 0);
-    }
-    return 0;
-  });
-  return path.join(baselineDir, /** @type {string} */ (files.at(-1)));
-}
-
-/** Reads a YAML or JSON description. */
-export async function readDescription(file) {
-  return parse(await readFile(file, 'utf8'));
-}
 
 /** Bundles openapi/openapi.yaml into a scratch folder and returns the parsed bundle. */
 export async function bundleWorkingDescription() {
@@ -63,27 +42,60 @@ export async function bundleWorkingDescription() {
 }
 
 /**
+ * Compares two descriptions, the findings located in their sources.
+ *
+ * @param {{ base?: string, head?: string, now?: Date }} options Files (default: the newest
+ *   baseline, and openapi/openapi.yaml bundled afresh); `now` decides passed sunsets.
+ * @returns {Promise<import('./api-breaking/compare.mjs').Report & { baseFile: string, headFile: string }>}
+ */
+export async function compareFiles({ base, head, now } = {}) {
+  const baseFile = base ? path.resolve(base) : await latestBaseline();
+  const headFile = head ? path.resolve(head) : defaultSource;
+  const before = await readDescription(baseFile);
+  const after = head ? await readDescription(headFile) : await bundleWorkingDescription();
+  const report = findBreakingChanges(before, after, { now });
+  // The working bundle keeps the source's layout (one file), so its pointers are the source's.
+  locate(report.findings, {
+    before: await readFile(baseFile, 'utf8'),
+    after: await readFile(headFile, 'utf8'),
+  });
+  return { ...report, baseFile, headFile };
+}
+
+/**
+ * One finding as the gate prints it: the change, then its rule and place, then the way out.
+ * @param {import('./api-breaking/findings.mjs').Finding} finding
+ * @param {{ baseFile: string, headFile: string }} files
+ */
+export function formatFinding(finding, { baseFile, headFile }) {
+  const file = path.relative(root, finding.side === 'after' ? headFile : baseFile);
+  const place = `${file}${finding.line ? `:${finding.line}` : ''} ${finding.pointer}`;
+  const review = finding.kind === 'review' ? ' (review)' : '';
+  const fix = finding.fix ? `\n      compatible: ${finding.fix}` : '';
+  return `  - ${finding.message}\n      rule ${finding.rule}${review} at ${place}${fix}`;
+}
+
+/**
  * Runs the gate and prints its verdict.
  * @returns {Promise<number>} The exit code: 1 when a breaking change is not covered by a new major.
  */
-export async function main(args = process.argv.slice(2)) {
+export async function main(args = process.argv.slice(2), { now = new Date() } = {}) {
   const cli = parseCommandLine(args, {
     usage,
     options: { base: { type: 'string' }, head: { type: 'string' } },
   });
   if (!cli) return 0;
-  const { base, head } = cli.values;
-  const baseFile = base ? path.resolve(base) : await latestBaseline();
-  const headFile = head ? path.resolve(head) : undefined;
-  const before = await readDescription(baseFile);
-  const after = headFile ? await readDescription(headFile) : await bundleWorkingDescription();
-  const { breaking, beforeVersion, afterVersion, newMajor } = findBreakingChanges(before, after);
+  const result = await compareFiles({ ...cli.values, now });
+  const { breaking, beforeVersion, afterVersion, newMajor, findings, baseFile } = result;
   const against = `${path.relative(root, baseFile)} (${beforeVersion})`;
+  for (const finding of findings.filter((f) => f.rule.endsWith('-after-sunset'))) {
+    console.log(`Allowed: ${finding.message}`);
+  }
   if (breaking.length === 0) {
     console.log(`No breaking change against ${against}.`);
     return 0;
   }
-  const list = breaking.map((line) => `  - ${line}`).join('\n');
+  const list = breaking.map((finding) => formatFinding(finding, result)).join('\n');
   if (newMajor) {
     console.log(
       `${breaking.length} breaking change(s) against ${against}, allowed by the new major version ${afterVersion}:\n${list}`,

@@ -3,11 +3,17 @@
 // (--inlineBundle) instead of loaded from a CDN, telemetry is off (redocly.yaml), the
 // "API docs by Redocly" badge draws its logo inline instead of loading it from
 // cdn.redoc.ly (Redoc has no option to hide it), and code blocks in descriptions wrap
-// instead of running past the column (Redoc has no option for that either).
+// instead of running past the column (Redoc has no option for that either). A "Changes"
+// page, the changelog since the newest baseline (scripts/api-changelog.mjs), is added as a
+// tag the way Getting started is one (`x-traitTag`), to a scratch copy of the bundle: the
+// committed bundle stays the contract.
 //
 //   node scripts/build-docs.mjs [--out FILE] [--bundle FILE]
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { parse, stringify } from 'yaml';
+import { changelogOfBundle } from './api-breaking/changelog-file.mjs';
 import { isMain, parseCommandLine, runMain } from './cli.mjs';
 import { defaultOut, root } from './generate.mjs';
 import { redocly } from './redocly.mjs';
@@ -32,13 +38,39 @@ Renders the bundled description into one self-contained, offline HTML reference.
  */
 export async function buildDocs(file = defaultDocsFile, { bundleFile = defaultBundleFile } = {}) {
   await mkdir(path.dirname(file), { recursive: true });
-  const { code, output } = await redocly(
-    ['build-docs', bundleFile, '--inlineBundle', '--title', 'Pet Store API reference', '-o', file],
-    { quiet: true },
-  );
-  if (code !== 0) throw new Error(`redocly build-docs failed:\n${output}`);
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'petstore-docs-'));
+  try {
+    const withChanges = path.join(scratch, 'openapi.yaml');
+    await writeFile(withChanges, await withChangesPage(bundleFile));
+    const { code, output } = await redocly(
+      [
+        'build-docs',
+        withChanges,
+        '--inlineBundle',
+        '--title',
+        'Pet Store API reference',
+        '-o',
+        file,
+      ],
+      { quiet: true },
+    );
+    if (code !== 0) throw new Error(`redocly build-docs failed:\n${output}`);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
   await writeFile(file, offline(await readFile(file, 'utf8')));
   return file;
+}
+
+/** The bundle's text with a last tag, Changes, whose page is the changelog. */
+async function withChangesPage(bundleFile) {
+  const description = parse(await readFile(bundleFile, 'utf8'));
+  const changes = await changelogOfBundle(bundleFile, { heading: 2, source: false });
+  description.tags = [
+    ...(description.tags ?? []),
+    { name: 'Changes', description: changes, 'x-traitTag': true },
+  ];
+  return stringify(description, { lineWidth: 0 });
 }
 
 /** Redoc's badge logos (expanded and collapsed sidebar): the page's only outside loads. */

@@ -4,6 +4,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { changelogFile, changelogOfBundle, readChangelog } from './api-breaking/changelog-file.mjs';
 import { isMain, parseCommandLine, runMain } from './cli.mjs';
 import { bundle, defaultOut, generatedFiles, root, types } from './generate.mjs';
 import { checkPin } from './runtime/pin.mjs';
@@ -12,8 +13,8 @@ export const usage = `
 Usage: node scripts/check-generated.mjs
 
 Regenerates the bundle and the types into a scratch folder and fails (exit 1) when a
-committed file under packages/types differs, or when package.json's runtime packages and
-engines disagree with the pinned Node.js (.node-version). Touches nothing.
+committed file under packages/types, or openapi/CHANGELOG.md, differs, or when package.json's
+runtime packages and engines disagree with the pinned Node.js (.node-version). Touches nothing.
 
   -h, --help  this text
 `;
@@ -31,6 +32,8 @@ export async function main(args) {
       const committed = await readFile(path.join(defaultOut, file), 'utf8').catch(() => null);
       if (committed !== fresh) stale.push(path.relative(root, path.join(defaultOut, file)));
     }
+    const changelog = await changelogOfBundle(path.join(scratch, 'openapi', 'openapi.json'));
+    if ((await readChangelog()) !== changelog) stale.push(path.relative(root, changelogFile));
     const pin = await checkPin();
     if (pin.length > 0) {
       console.error(`The runtime pin disagrees with itself:\n  ${pin.join('\n  ')}`);
@@ -42,7 +45,7 @@ export async function main(args) {
       console.error('Run `npm run generate` and commit the result.');
       return 1;
     }
-    console.log(`Generated files are up to date (${generatedFiles.length} checked).`);
+    console.log(`Generated files are up to date (${generatedFiles.length + 1} checked).`);
     return 0;
   } finally {
     await rm(scratch, { recursive: true, force: true });

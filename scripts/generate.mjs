@@ -1,12 +1,15 @@
 // Derives the committed artefacts from the source of truth, openapi/openapi.yaml:
 //   packages/types/openapi/openapi.{yaml,json}  the bundled description (redocly bundle)
 //   packages/types/src/schema.ts                TypeScript types (openapi-typescript)
+//   openapi/CHANGELOG.md                        the changes since the newest baseline
+//                                               (scripts/api-changelog.mjs)
 // The functions take their paths as arguments: scripts/check-generated.mjs regenerates into a
 // scratch folder, and the dev loop (scripts/dev/pipeline.mjs) composes lint, bundle and types.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { changelogFile, writeChangelog } from './api-breaking/changelog-file.mjs';
 import { isMain, parseCommandLine, runMain, UsageError } from './cli.mjs';
 import { redocly } from './redocly.mjs';
 
@@ -24,7 +27,8 @@ export const usage = `
 Usage: node scripts/generate.mjs [bundle|types|all] [--source FILE] [--out DIR]
 
 Derives the bundle (<out>/openapi/openapi.{yaml,json}) and the TypeScript types
-(<out>/src/schema.ts) from the description. Default: all.
+(<out>/src/schema.ts) from the description; \`all\` also writes the changelog since the
+newest baseline (openapi/CHANGELOG.md, or <out>/CHANGELOG.md with --out). Default: all.
 
   --source FILE  the description to bundle (default openapi/openapi.yaml)
   --out DIR      where to write (default packages/types)
@@ -96,6 +100,10 @@ export async function main(args) {
   const source = path.resolve(cli.values.source ?? defaultSource);
   if (what !== 'types') await bundle(out, { source });
   if (what !== 'bundle') await types(out);
+  if (what === 'all') {
+    const file = out === defaultOut ? changelogFile : path.join(out, 'CHANGELOG.md');
+    await writeChangelog(path.join(out, 'openapi', 'openapi.json'), file);
+  }
   console.log(`generated ${what} into ${path.relative(root, out) || '.'}`);
   return 0;
 }

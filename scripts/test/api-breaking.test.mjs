@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findBreakingChanges } from '../api-breaking/compare.mjs';
-import { latestBaseline, main, readDescription } from '../api-breaking.mjs';
+import { compareFiles, latestBaseline, main, readDescription } from '../api-breaking.mjs';
 
 /** @type {any} */
 let baseline;
@@ -24,9 +24,12 @@ function edited(edit) {
 
 const c = (d) => d.components;
 
+/** The messages of some findings. */
+const messages = (findings) => findings.map((f) => f.message);
+
 describe('findBreakingChanges', () => {
   it('finds nothing between the baseline and itself', () => {
-    expect(findBreakingChanges(baseline, structuredClone(baseline)).breaking).toEqual([]);
+    expect(findBreakingChanges(baseline, structuredClone(baseline)).findings).toEqual([]);
   });
 
   it.each([
@@ -160,20 +163,18 @@ describe('findBreakingChanges', () => {
       (d) => {
         Object.assign(c(d).parameters.Limit.schema, { format: 'int32', maximum: 2 ** 40 });
       },
-      'GET /pets parameter query limit: `format` changed from undefined to "int32"',
+      'GET /pets parameter query limit: `format: int32` added',
     ],
     [
       'a keyword the checker does not model',
       (d) => {
-        c(d).schemas.NewPet.oneOf = [{ required: ['status'] }];
+        c(d).schemas.NewPet.not = { required: ['status'] };
       },
-      'POST /pets request body: `oneOf` changed (not understood by this checker: review it)',
+      'POST /pets request body: `not` changed (not understood by this checker: review it)',
     ],
   ])('reports %s', (_kind, edit, expected) => {
     const { breaking, newMajor } = findBreakingChanges(baseline, edited(edit));
-    expect(
-      breaking.map((line) => line.replace(' (requests valid before are now rejected)', '')),
-    ).toContain(expected);
+    expect(messages(breaking)).toContain(expected);
     expect(newMajor).toBe(false);
   });
 
@@ -254,7 +255,7 @@ describe('findBreakingChanges', () => {
       },
     ],
   ])('accepts %s', (_kind, edit) => {
-    expect(findBreakingChanges(baseline, edited(edit)).breaking).toEqual([]);
+    expect(messages(findBreakingChanges(baseline, edited(edit)).breaking)).toEqual([]);
   });
 
   it('allows breaking changes under a new major version', () => {
@@ -266,7 +267,7 @@ describe('findBreakingChanges', () => {
       }),
     );
     expect(report).toMatchObject({ newMajor: true, beforeVersion: '1.0.0', afterVersion: '2.0.0' });
-    expect(report.breaking).toEqual(['GET /pets/{petId}: operation removed']);
+    expect(messages(report.breaking)).toEqual(['GET /pets/{petId}: operation removed']);
   });
 
   it('does not take a new minor version as leave to break', () => {
@@ -300,8 +301,55 @@ describe('npm run api:breaking', () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
       expect(await main(['--head', head])).toBe(1);
-      expect(error.mock.calls[0]?.[0]).toContain('  - POST /pets: operation removed');
+      const printed = error.mock.calls[0]?.[0];
+      expect(printed).toContain('  - POST /pets: operation removed');
+      expect(printed).toContain('rule operation-removed at openapi/baseline/openapi-1.0.0.yaml:');
+      expect(printed).toContain('#/paths/~1pets/post');
+      expect(printed).toContain('compatible: keep it; deprecate it with a Sunset date');
     } finally {
+      error.mockRestore();
+    }
+  });
+
+  it('names the line of each finding in the source it points into', async () => {
+    const head = path.join(scratch, 'narrower.json');
+    const text = JSON.stringify(
+      edited((d) => {
+        c(d).schemas.PetName.maxLength = 100;
+      }),
+      null,
+      2,
+    );
+    await writeFile(head, text);
+    const { breaking } = await compareFiles({ head });
+    const finding = breaking.find(
+      (f) => f.message === 'POST /pets request body.name: `maxLength` tightened from 255 to 100',
+    );
+    expect(finding).toMatchObject({
+      rule: 'request-bound-tightened',
+      pointer: '#/components/schemas/PetName/maxLength',
+      side: 'after',
+      fix: 'keep `maxLength: 255`',
+    });
+    expect(finding?.line).toBe(
+      text.split('\n').findIndex((l) => l.includes('"maxLength": 100')) + 1,
+    );
+  });
+
+  it("allows and reports getPet's removal once its Sunset date has passed", async () => {
+    const head = path.join(scratch, 'without-get-pet.json');
+    await writeFile(head, JSON.stringify(edited((d) => delete d.paths['/pets/{petId}'])));
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      expect(await main(['--head', head], { now: new Date('2030-12-05T00:00:00Z') })).toBe(0);
+      expect(log.mock.calls.map((call) => call[0])).toEqual([
+        'Allowed: GET /pets/{petId}: operation removed after its sunset (Thu, 05 Dec 2030 00:00:00 GMT)',
+        'No breaking change against openapi/baseline/openapi-1.0.0.yaml (1.0.0).',
+      ]);
+      expect(await main(['--head', head], { now: new Date('2030-12-04T00:00:00Z') })).toBe(1);
+    } finally {
+      log.mockRestore();
       error.mockRestore();
     }
   });

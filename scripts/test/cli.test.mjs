@@ -23,6 +23,7 @@ const scripts = [
   'build-docs.mjs',
   'check-generated.mjs',
   'api-breaking.mjs',
+  'api-changelog.mjs',
   'dev.mjs',
 ];
 
@@ -54,6 +55,7 @@ describe('bad arguments', () => {
     ['generate.mjs', ['--out'], "Option '--out <value>' argument missing"],
     ['build-docs.mjs', ['index.html'], "Unexpected argument 'index.html'"],
     ['api-breaking.mjs', ['--base'], "Option '--base <value>' argument missing"],
+    ['api-changelog.mjs', ['--head'], "Option '--head <value>' argument missing"],
     ['check-generated.mjs', ['now'], "Unexpected argument 'now'"],
     ['dev.mjs', ['--root', os.tmpdir()], `No openapi/openapi.yaml in ${os.tmpdir()}`],
   ])('%s %j: "%s", exit code 2', async (script, args, message) => {
