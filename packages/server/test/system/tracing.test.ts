@@ -148,6 +148,10 @@ describe.each(cases)(
         span_id: serverSpan?.spanId,
         trace_flags: '01',
       });
+
+      // SIGTERM: the process still exits 0 once the SDK has exported what it held.
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
     });
 
     it('starts a new trace for a request without traceparent, and marks a 5xx as an error', async () => {
