@@ -82,7 +82,8 @@ async function startDevLoop(project) {
     server = spawn(process.execPath, ['--import', 'tsx', project.serverMain], {
       cwd: root,
       stdio: 'inherit',
-      env: { LOG_LEVEL: 'info', ...process.env },
+      // Readable lines for people (pino-pretty); LOG_FORMAT=json in the environment wins.
+      env: { LOG_LEVEL: 'info', LOG_FORMAT: 'pretty', ...process.env },
     });
   }
 

@@ -14,6 +14,7 @@ import {
   deprecationWarnings,
   type OnDeprecation,
 } from './middleware/deprecation.js';
+import { type TraceContext, traceContextHeaders } from './middleware/trace-context.js';
 import { type ListAllPetsFilter, listAllPets } from './pagination.js';
 import {
   type CreatePetResult,
@@ -65,6 +66,13 @@ export interface PetstoreClientOptions {
    * or a store to use (shareable between clients: entries are per API key). Default off.
    */
   cache?: boolean | ConditionalCacheStore;
+  /**
+   * Distributed tracing: called per request for the caller's current W3C trace context,
+   * sent as `traceparent` (and `tracestate`), so the server's span continues the caller's
+   * trace (with OpenTelemetry: `propagation.inject(context.active(), carrier)`). Default: none
+   * sent, and the server starts a trace of its own.
+   */
+  traceContext?: () => TraceContext | undefined;
   /** The time source (default `Date.now`); inject to test without waiting. */
   clock?: Clock;
   /** The timer used for backoff, throttling and time limits (default `setTimeout`). */
@@ -174,6 +182,7 @@ export function createPetstoreClient(options: PetstoreClientOptions): PetstoreCl
   // onRequest runs in this order, onResponse in reverse: auth first, deprecation last.
   raw.use(
     bearerAuth(options.apiKey),
+    ...(options.traceContext ? [traceContextHeaders(options.traceContext)] : []),
     deprecationWarnings(options.onDeprecation ?? defaultOnDeprecation),
   );
 

@@ -50,6 +50,7 @@ export {
   type OnDeprecation,
   warnOncePerOperation,
 } from './middleware/deprecation.js';
+export { type TraceContext, traceContextHeaders } from './middleware/trace-context.js';
 export type { ListAllPetsFilter } from './pagination.js';
 export type { CreatePetResult, PetstoreResult } from './result.js';
 export type { FetchLike } from './retry/attempt.js';

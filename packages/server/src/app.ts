@@ -28,6 +28,7 @@ import { httpMetrics, type Metrics, metricsRoute } from './metrics/index.js';
 import { rateLimit, type RateLimiter } from './rate-limit/index.js';
 import { dispatchOperations, petOperations, publicRoutes } from './routes/index.js';
 import { type Storage, translateStoreError } from './storage/index.js';
+import type { Tracing } from './tracing/index.js';
 import {
   createServablePetCheck,
   openApiValidation,
@@ -50,8 +51,10 @@ export interface AppDeps {
   >;
   /** The server's metrics (requests, rate-limit decisions); startServer instruments the store. */
   metrics: Metrics;
-  /** Requests that get no log line (the start-up warm-up's). */
+  /** Requests that get no log line and no span (the start-up warm-up's). */
   quietRequests?: ((req: IncomingMessage) => boolean) | undefined;
+  /** OpenTelemetry tracing (`OTEL_*`); undefined: no span, and nothing of it on the request path. */
+  tracing?: Tracing | undefined;
 }
 
 export type PetstoreApp = Express;
@@ -59,7 +62,8 @@ export type PetstoreApp = Express;
 /**
  * Builds the Pet Store app: the middleware order, and nothing else. That order is the design:
  *
- * 1. request id → request log → metrics → security headers → CORS (when configured);
+ * 1. the request's span (when tracing) → request id → request log → metrics → security
+ *    headers → CORS (when configured);
  * 2. the public routes (no auth, no limits), and `/metrics` when `METRICS_TOKEN` is set;
  * 3. for every other path: getPet's deprecation headers (so every answer of getPet carries
  *    them) → identify the caller → rate limit (so every answer, 401 and 404 included, carries
@@ -85,6 +89,7 @@ export function createApp({
   config,
   metrics,
   quietRequests,
+  tracing,
 }: AppDeps): PetstoreApp {
   const description = loadDescription();
   const app = express();
@@ -92,12 +97,17 @@ export function createApp({
   // No automatic ETags: the routes set the contract's own (a page's covers its Link header too).
   app.set('etag', false);
   app.set('trust proxy', config.trustProxy);
+  const spans = tracing?.serverSpans(quietRequests);
 
   app.use(
     chain(
       // 1. Every request.
+      ...(spans === undefined ? [] : [spans.handler]),
       requestId(),
-      observeResponses(requestLog({ logger, ignore: quietRequests }), httpMetrics(metrics)),
+      observeResponses(
+        requestLog({ logger, ignore: quietRequests, traceFieldsOf: spans?.traceFieldsOf }),
+        httpMetrics(metrics),
+      ),
       securityHeaders(),
       ...(config.corsOrigins === undefined ? [] : [corsFor(config.corsOrigins, description)]),
       // 2. No public route lies under /v1/: API requests skip them.

@@ -4,9 +4,13 @@ export {
   type CorsOrigins,
   type HttpLimits,
   ConfigError,
+  type LogFormat,
   type LogLevel,
   loadConfig,
+  logFormats,
   logLevels,
+  type OtlpProtocol,
   resolveDatabaseUrl,
+  type TracingConfig,
   type TrustProxy,
 } from './load-config.js';

@@ -5,6 +5,24 @@ import { z } from 'zod';
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
 
+/** How log lines are written: one JSON object per line, or pino-pretty's lines for people. */
+export const logFormats = ['json', 'pretty'] as const;
+export type LogFormat = (typeof logFormats)[number];
+
+/** The OTLP/HTTP encodings the server can export traces in. */
+export const otlpProtocols = ['http/protobuf', 'http/json'] as const;
+export type OtlpProtocol = (typeof otlpProtocols)[number];
+
+/**
+ * OpenTelemetry tracing, when the `OTEL_*` variables ask for it. Only the choices the server
+ * makes itself are here; the SDK and the exporter read the rest of the standard variables
+ * (endpoint, headers, service name, sampler, batching) themselves.
+ */
+export interface TracingConfig {
+  /** `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`, else `OTEL_EXPORTER_OTLP_PROTOCOL`, else `http/protobuf`. */
+  protocol: OtlpProtocol;
+}
+
 /**
  * Express's `trust proxy` setting (https://expressjs.com/en/guide/behind-proxies.html):
  * false (default: the client address is the socket's), true, a hop count, or a list of
@@ -27,6 +45,7 @@ export interface AppConfig {
   /** How long a ban lasts, in seconds. */
   banSeconds: number;
   logLevel: LogLevel;
+  logFormat: LogFormat;
   trustProxy: TrustProxy;
   /** Check every response against the contract (a mismatch becomes a logged 500). */
   validateResponses: boolean;
@@ -38,6 +57,8 @@ export interface AppConfig {
   corsOrigins: CorsOrigins | undefined;
   /** Limits of the HTTP transport, against slow or oversized requests. */
   http: HttpLimits;
+  /** Undefined: no tracing, and the OpenTelemetry SDK is never loaded. */
+  tracing: TracingConfig | undefined;
 }
 
 /** `CORS_ORIGINS`: every origin (`*`), or a list of exact origins. */
@@ -75,6 +96,14 @@ const booleanFlag = (name: string) =>
     .enum(['true', 'false', '1', '0'], { error: `${name} must be true or false` })
     .transform((value) => value === 'true' || value === '1');
 
+const otlpProtocol = (name: string) =>
+  z.enum(otlpProtocols, {
+    error: `${name} must be http/protobuf or http/json (the server exports traces over OTLP/HTTP only)`,
+  });
+
+const httpUrl = (name: string) =>
+  z.string().regex(/^https?:\/\/.+/, `${name} must be an http:// or https:// URL`);
+
 const envSchema = z.object({
   PORT: wholeNumber('PORT', 0, 65535).default(8080),
   HOST: z.string().trim().min(1, 'HOST must not be empty').default('127.0.0.1'),
@@ -95,6 +124,9 @@ const envSchema = z.object({
   LOG_LEVEL: z
     .enum(logLevels, { error: `LOG_LEVEL must be one of ${logLevels.join(', ')}` })
     .default('info'),
+  LOG_FORMAT: z
+    .enum(logFormats, { error: `LOG_FORMAT must be one of ${logFormats.join(', ')}` })
+    .default('json'),
   TRUST_PROXY: z
     .string()
     .trim()
@@ -135,7 +167,28 @@ const envSchema = z.object({
   ),
   HTTP_MAX_HEADER_BYTES: wholeNumber('HTTP_MAX_HEADER_BYTES', 1024, 1_048_576).default(16_384),
   NODE_ENV: z.string().optional(),
+  // OpenTelemetry's standard variables (https://opentelemetry.io/docs/specs/otel/configuration/sdk-environment-variables/):
+  // only those that decide whether and how the server traces.
+  OTEL_SDK_DISABLED: z.string().optional(),
+  OTEL_TRACES_EXPORTER: z
+    .enum(['otlp', 'none'], {
+      error: 'OTEL_TRACES_EXPORTER must be otlp or none (the server exports traces over OTLP only)',
+    })
+    .optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl('OTEL_EXPORTER_OTLP_ENDPOINT').optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT').optional(),
+  OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol('OTEL_EXPORTER_OTLP_PROTOCOL').optional(),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL').optional(),
 });
+
+/** Variables whose values a problem never echoes: URLs may hold passwords, tokens are secrets. */
+const secretVariables = new Set([
+  'DATABASE_URL',
+  'REDIS_URL',
+  'METRICS_TOKEN',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+]);
 
 /** Thrown by `loadConfig` with one line per bad variable. */
 export class ConfigError extends Error {
@@ -167,7 +220,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
       parsed.error.issues.map((issue) => {
         const name = String(issue.path[0] ?? 'environment');
         const value = present[name];
-        const secret = name === 'DATABASE_URL' || name === 'REDIS_URL' || name === 'METRICS_TOKEN';
+        const secret = secretVariables.has(name);
         const shown = secret ? '' : ` (got "${value}")`;
         return `${issue.message}${value === undefined ? '' : shown}`;
       }),
@@ -183,6 +236,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
     banThreshold: e.RATE_LIMIT_BAN_THRESHOLD,
     banSeconds: e.RATE_LIMIT_BAN_SECONDS,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     trustProxy: e.TRUST_PROXY,
     validateResponses: e.VALIDATE_RESPONSES ?? e.NODE_ENV !== 'production',
     idempotencyKeyTtlSeconds: e.IDEMPOTENCY_KEY_TTL_SECONDS,
@@ -195,7 +249,29 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
       keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       maxHeaderBytes: e.HTTP_MAX_HEADER_BYTES,
     },
+    tracing: tracingRequested(e)
+      ? {
+          protocol:
+            e.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ??
+            e.OTEL_EXPORTER_OTLP_PROTOCOL ??
+            'http/protobuf',
+        }
+      : undefined,
   };
+}
+
+/**
+ * Whether the `OTEL_*` variables ask for traces: `OTEL_TRACES_EXPORTER=otlp`, or an OTLP
+ * endpoint without `OTEL_TRACES_EXPORTER=none`; never with `OTEL_SDK_DISABLED=true`. Unlike
+ * the SDK's own default (export to localhost), nothing set means no tracing at all.
+ */
+function tracingRequested(e: z.infer<typeof envSchema>): boolean {
+  if (e.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
+  if (e.OTEL_TRACES_EXPORTER !== undefined) return e.OTEL_TRACES_EXPORTER === 'otlp';
+  return (
+    e.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined ||
+    e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined
+  );
 }
 
 /**

@@ -1,16 +1,23 @@
 import { performance } from 'node:perf_hooks';
-import { type Storage, StoreUnavailableError } from '../storage/index.js';
+import {
+  type Storage,
+  type StoreCallWrapper,
+  StoreUnavailableError,
+  wrapServedCalls,
+} from '../storage/index.js';
 import type { Metrics } from './metrics.js';
 
 /**
  * The store with the calls of serving timed into `petstore_store_query_duration_seconds`
- * (every pet call, the key lookup and `ping`; not the key management of the keys CLI),
- * labelled with the method (`pets.list`) and the outcome (`ok`, `unavailable`, `error`). A
- * decorator: the adapters know nothing of metrics.
+ * (the calls `wrapServedCalls` lists), labelled with the method (`pets.list`) and the outcome
+ * (`ok`, `unavailable`, `error`). A decorator: the adapters know nothing of metrics.
  */
 export function instrumentStorage(storage: Storage, { storeDuration }: Metrics): Storage {
   // `then`, not `async`/`await`: one promise per timed call, on the hot path of every create.
-  const timed = <A extends unknown[], R>(method: string, call: (...args: A) => Promise<R>) => {
+  const timed: StoreCallWrapper = <A extends unknown[], R>(
+    method: string,
+    call: (...args: A) => Promise<R>,
+  ) => {
     const ok = storeDuration.labels(method, 'ok');
     return (...args: A): Promise<R> => {
       const start = performance.now();
@@ -33,24 +40,5 @@ export function instrumentStorage(storage: Storage, { storeDuration }: Metrics):
       );
     };
   };
-  const { pets, keys } = storage;
-  return {
-    ...storage,
-    pets: {
-      create: timed('pets.create', pets.create),
-      createIdempotent: timed('pets.createIdempotent', pets.createIdempotent),
-      get: timed('pets.get', pets.get),
-      list: timed('pets.list', pets.list),
-      revision: pets.revision, // not timed: a counter read, on every page and getPet
-      purgeExpiredIdempotencyKeys: timed(
-        'pets.purgeExpiredIdempotencyKeys',
-        pets.purgeExpiredIdempotencyKeys,
-      ),
-    },
-    keys: {
-      ...keys,
-      findActiveByHash: timed('keys.findActiveByHash', keys.findActiveByHash),
-    },
-    ping: timed('ping', storage.ping),
-  };
+  return wrapServedCalls(storage, timed);
 }

@@ -2,7 +2,8 @@
  * `npm run mock`: the real server (same app, validation and rate limits) on an in-memory
  * SQLite store seeded from the description's examples, with a sandbox key printed at start.
  * Stateful, unlike example-only mocks: a pet you create is in the next list. Nothing is kept
- * after it stops. PORT, HOST and LOG_LEVEL apply (default LOG_LEVEL here: warn).
+ * after it stops. PORT, HOST, LOG_LEVEL and LOG_FORMAT apply (defaults here: warn, and
+ * pino-pretty's readable lines).
  */
 import '../runtime/index.js';
 import { ConfigError, loadConfig } from '../config/index.js';
@@ -15,6 +16,7 @@ try {
   // Always in-process limits and an in-memory store: the mock is one process on its own.
   config = loadConfig({
     LOG_LEVEL: 'warn',
+    LOG_FORMAT: 'pretty',
     ...process.env,
     DATABASE_URL: 'file::memory:',
     REDIS_URL: undefined,

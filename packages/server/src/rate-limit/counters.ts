@@ -30,6 +30,12 @@ export interface Counter {
   set(key: string, points: number, durationSeconds: number): Counted<CounterValue>;
 }
 
+/**
+ * Wraps one of a backend's counters (by its name in `Counters`), e.g. to trace its calls;
+ * built once at start-up.
+ */
+export type CounterWrapper = (name: keyof Counters, counter: Counter) => Counter;
+
 /** The counters a backend provides, one limiter each. */
 export interface Counters {
   /** Requests per subject per clock minute. */

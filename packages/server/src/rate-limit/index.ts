@@ -2,6 +2,7 @@
  * Rate limiting: per-minute and per-day fixed windows per caller, with temporary bans of keys,
  * counted in this process's memory or in Redis (`REDIS_URL`, shared by every instance).
  */
+export type { CounterWrapper } from './counters.js';
 export { DAY_SECONDS, MINUTE_SECONDS, windowStates } from './fixed-windows.js';
 export {
   type BanPolicy,

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
+import type { CounterWrapper } from './counters.js';
 import type { BanPolicy, RateLimiter } from './limiter.js';
 import { createMemoryRateLimiter } from './memory-backend.js';
 import { createRedisRateLimiter } from './redis-backend.js';
@@ -10,6 +11,8 @@ export interface OpenRateLimiterOptions {
   clock: Clock;
   ban: BanPolicy;
   logger: Pick<Logger, 'warn' | 'info'>;
+  /** With Redis: wraps each counter kept there (tracing). */
+  wrapCounter?: CounterWrapper | undefined;
 }
 
 /**
@@ -32,8 +35,9 @@ export async function openRateLimiter({
   clock,
   ban,
   logger,
+  wrapCounter,
 }: OpenRateLimiterOptions): Promise<RateLimiter> {
   return redisUrl === undefined
     ? createMemoryRateLimiter({ clock, ban })
-    : createRedisRateLimiter({ url: redisUrl, clock, ban, logger });
+    : createRedisRateLimiter({ url: redisUrl, clock, ban, logger, wrapCounter });
 }

@@ -1,7 +1,13 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Clock } from '../clock.js';
-import { type Counter, type CounterOptions, counterOptions, defaultKeyPrefix } from './counters.js';
+import {
+  type Counter,
+  type CounterOptions,
+  counterOptions,
+  type CounterWrapper,
+  defaultKeyPrefix,
+} from './counters.js';
 import { type BanPolicy, defaultBanPolicy, type RateLimiter } from './limiter.js';
 import { openRedisConnection, type RedisConnectionOptions } from './redis-connection.js';
 import { DEFAULT_MAX_SUBJECTS, memoryCounters } from './memory-backend.js';
@@ -18,6 +24,8 @@ export interface RedisRateLimiterOptions extends RedisConnectionOptions {
    * per window in this process (default 100,000 each, as the in-memory backend).
    */
   maxSubjects?: number;
+  /** Wraps each counter kept in Redis (not the in-process ones it fails over to): tracing. */
+  wrapCounter?: CounterWrapper | undefined;
 }
 
 /**
@@ -43,6 +51,7 @@ export async function createRedisRateLimiter({
   ban = defaultBanPolicy,
   keyPrefix = defaultKeyPrefix,
   maxSubjects = DEFAULT_MAX_SUBJECTS,
+  wrapCounter = (_name, counter) => counter,
   ...connection
 }: RedisRateLimiterOptions): Promise<RateLimiter> {
   const { client, connected, close, reachable } = await openRedisConnection(connection);
@@ -61,10 +70,14 @@ export async function createRedisRateLimiter({
   const ready = () => client.status === 'ready';
   return createWindowedLimiter(
     {
-      minute: failover(inRedis(options.minute), inMemory.minute, ready),
-      day: failover(inRedis(options.day), inMemory.day, ready),
-      strikes: failover(inRedis(options.strikes), inMemory.strikes, ready),
-      bans: failover(withPlainGet(inRedis(options.bans), client), inMemory.bans, ready),
+      minute: failover(wrapCounter('minute', inRedis(options.minute)), inMemory.minute, ready),
+      day: failover(wrapCounter('day', inRedis(options.day)), inMemory.day, ready),
+      strikes: failover(wrapCounter('strikes', inRedis(options.strikes)), inMemory.strikes, ready),
+      bans: failover(
+        wrapCounter('bans', withPlainGet(inRedis(options.bans), client)),
+        inMemory.bans,
+        ready,
+      ),
     },
     { clock, ban, close, health: () => ({ backend: 'redis', reachable: reachable() }) },
   );

@@ -8,7 +8,8 @@ import { anonymousQuota } from '../keys/index.js';
 import { createLogger, type Logger } from '../logger.js';
 import { createMetrics, instrumentStorage, type Metrics } from '../metrics/index.js';
 import { openRateLimiter, type RateLimiter } from '../rate-limit/index.js';
-import { openStorage, type Storage } from '../storage/index.js';
+import { openStorage, type Storage, wrapServedCalls } from '../storage/index.js';
+import type { Tracing } from '../tracing/index.js';
 import { answerClientErrors } from './client-errors.js';
 import { createHttpServer } from './http-server.js';
 import { createWarmUpKey, isWarmUpRequest, warmUp } from './warm-up.js';
@@ -16,7 +17,7 @@ import { createWarmUpKey, isWarmUpRequest, warmUp } from './warm-up.js';
 export interface StartServerOptions {
   /** The validated configuration (`loadConfig`); `databaseUrl` must already be resolved. */
   config: AppConfig;
-  /** Default: JSON lines at `config.logLevel` on stdout. */
+  /** Default: `config.logFormat` lines at `config.logLevel` on stdout. */
   logger?: Logger | undefined;
   /** Default: the system clock. */
   clock?: Clock | undefined;
@@ -62,7 +63,11 @@ export const SHUTDOWN_GRACE_MS = 10_000;
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const { config } = options;
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const tracing = await openTracing(config);
+  const logger =
+    options.logger ??
+    createLogger(config.logLevel, { format: config.logFormat, mixin: tracing?.logMixin });
+  tracing?.reportTo(logger);
   const clock = options.clock ?? systemClock;
   // The store reports to the metrics, which read the limiter, which opens after the store.
   const opened: { limiter?: RateLimiter } = {};
@@ -85,15 +90,19 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       clock,
       ban: { threshold: config.banThreshold, seconds: config.banSeconds },
       logger,
+      wrapCounter: tracing?.redisCounters,
     }));
   opened.limiter = limiter;
   const closeOwned = async () => {
     if (!options.limiter) await limiter.close();
     if (!options.storage) await storage.close();
+    // Last: the spans of the requests just drained are exported before the process ends.
+    await tracing?.shutdown();
   };
 
   try {
-    const instrumented = instrumentStorage(storage, metrics);
+    const timed = instrumentStorage(storage, metrics);
+    const instrumented = tracing ? wrapServedCalls(timed, tracing.storeCalls) : timed;
     const warmUpKey = createWarmUpKey(
       options.decorateStorage ? options.decorateStorage(instrumented) : instrumented,
       clock.now(),
@@ -106,6 +115,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       config,
       metrics,
       quietRequests: isWarmUpRequest,
+      tracing,
     });
     try {
       await warmUp(app, warmUpKey.raw);
@@ -166,6 +176,20 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await closeOwned();
     throw error;
   }
+}
+
+/**
+ * Tracing as `config.tracing` asks (the `OTEL_*` variables), or undefined. Chosen once, at
+ * start-up: without it the OpenTelemetry SDK is never loaded (`import()` only here), and no
+ * layer of the request path holds anything of it.
+ */
+async function openTracing(config: AppConfig): Promise<Tracing | undefined> {
+  if (config.tracing === undefined) return undefined;
+  const { startTracing } = await import('../tracing/index.js');
+  return startTracing(config.tracing, {
+    databaseUrl: config.databaseUrl,
+    redisUrl: config.redisUrl,
+  });
 }
 
 /** How often expired `Idempotency-Key` records are deleted. */

@@ -8,3 +8,4 @@ export { openStorage, type OpenStorageOptions } from './open-storage.js';
 export { openSqliteStorage, type SqliteStorageOptions } from './sqlite/index.js';
 export { openPostgresStorage, type PostgresStorageOptions } from './postgres/index.js';
 export type * from './store.js';
+export { type StoreCallWrapper, wrapServedCalls } from './wrap-served-calls.js';

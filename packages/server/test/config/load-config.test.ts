@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       banThreshold: 20,
       banSeconds: 900,
       logLevel: 'info',
+      logFormat: 'json',
       trustProxy: false,
       validateResponses: true,
       idempotencyKeyTtlSeconds: 86_400,
@@ -61,6 +62,9 @@ describe('loadConfig', () => {
         HTTP_REQUEST_TIMEOUT_MS: '9000',
         HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000',
         HTTP_MAX_HEADER_BYTES: '8192',
+        LOG_FORMAT: 'pretty',
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
       }),
     ).toEqual({
       port: 3000,
@@ -71,6 +75,7 @@ describe('loadConfig', () => {
       banThreshold: 5,
       banSeconds: 60,
       logLevel: 'debug',
+      logFormat: 'pretty',
       trustProxy: 'loopback, 10.0.0.0/8',
       validateResponses: false,
       idempotencyKeyTtlSeconds: 3600,
@@ -81,7 +86,48 @@ describe('loadConfig', () => {
         keepAliveTimeoutMs: 1000,
         maxHeaderBytes: 8192,
       },
+      tracing: { protocol: 'http/json' },
     });
+  });
+
+  it.each([
+    [{}, undefined],
+    [{ OTEL_SERVICE_NAME: 'petstore' }, undefined],
+    [{ OTEL_TRACES_EXPORTER: 'otlp' }, { protocol: 'http/protobuf' }],
+    [{ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }, undefined],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }, { protocol: 'http/protobuf' }],
+    [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://c/v1/traces' }, { protocol: 'http/protobuf' }],
+    [
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' },
+      { protocol: 'http/json' },
+    ],
+    [
+      {
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
+      },
+      { protocol: 'http/protobuf' },
+    ],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'TRUE' }, undefined],
+  ])('traces for %j: %j', (env, expected) => {
+    expect(loadConfig(env).tracing).toEqual(expected);
+  });
+
+  it('refuses an OTLP protocol or exporter the server does not have', () => {
+    expect(
+      problemsOf({
+        OTEL_TRACES_EXPORTER: 'zipkin',
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc',
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4317',
+        LOG_FORMAT: 'text',
+      }),
+    ).toEqual([
+      'LOG_FORMAT must be one of json, pretty (got "text")',
+      'OTEL_TRACES_EXPORTER must be otlp or none (the server exports traces over OTLP only) (got "zipkin")',
+      'OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL',
+      'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL must be http/protobuf or http/json (the server exports traces over OTLP/HTTP only) (got "grpc")',
+    ]);
   });
 
   it.each([

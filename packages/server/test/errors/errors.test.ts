@@ -15,7 +15,7 @@ function capturingLogger() {
       done();
     },
   });
-  return { logger: createLogger('info', stream), lines };
+  return { logger: createLogger('info', { destination: stream }), lines };
 }
 
 describe('errors', () => {

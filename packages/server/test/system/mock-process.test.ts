@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import type { Pet } from '@petstore/types';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectApiHeaders } from '../support/contract.js';
 import { serverDir } from '../support/server-process.js';
 
@@ -14,7 +14,15 @@ let key = '';
 beforeAll(async () => {
   child = spawn(process.execPath, ['--import', 'tsx', 'src/mock/main.ts'], {
     cwd: serverDir,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'test' },
+    // LOG_LEVEL=info: request lines too; NO_COLOR: pino-pretty's lines without colour codes.
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      NO_COLOR: '1',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   child.stdout?.setEncoding('utf8');
@@ -77,5 +85,18 @@ describe('npm run mock', () => {
     const response = await fetch(`${baseUrl}/pets`);
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ code: 'unauthorized', status: 401 });
+  });
+
+  it('prints readable log lines (pino-pretty), not JSON', async () => {
+    const response = await fetch(`${baseUrl}/pets?limit=1`, { headers: auth() });
+    expect(response.status).toBe(200);
+    const id = response.headers.get('x-request-id');
+    const line = new RegExp(
+      String.raw`^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: request completed: GET /v1/pets\?limit=1 200 in [\d.]+ ms \(id ${id}\)$`,
+      'm',
+    );
+    await vi.waitFor(() => expect(stdout).toMatch(line));
+    expect(stdout).toMatch(/^\[[\d:.]+\] INFO: listening$/m);
+    expect(stdout).not.toContain('"msg":');
   });
 });
