@@ -50,6 +50,8 @@ export interface AppDeps {
   >;
   /** The server's metrics (requests, rate-limit decisions); startServer instruments the store. */
   metrics: Metrics;
+  /** True once the server is shutting down: `/readyz` then answers 503 `draining`. */
+  draining?: (() => boolean) | undefined;
   /** Requests that get no log line (the start-up warm-up's). */
   quietRequests?: ((req: IncomingMessage) => boolean) | undefined;
 }
@@ -84,6 +86,7 @@ export function createApp({
   logger,
   config,
   metrics,
+  draining,
   quietRequests,
 }: AppDeps): PetstoreApp {
   const description = loadDescription();
@@ -101,7 +104,7 @@ export function createApp({
       securityHeaders(),
       ...(config.corsOrigins === undefined ? [] : [corsFor(config.corsOrigins, description)]),
       // 2. No public route lies under /v1/: API requests skip them.
-      exceptUnderApi(publicRoutes({ storage, limiter })),
+      exceptUnderApi(publicRoutes({ storage, limiter, draining })),
       ...(config.metricsToken === undefined ? [] : [metricsRoute(metrics, config.metricsToken)]),
       // 3. Every other path.
       getPetDeprecation(),

@@ -8,5 +8,6 @@ export {
   loadConfig,
   logLevels,
   resolveDatabaseUrl,
+  type ShutdownTimes,
   type TrustProxy,
 } from './load-config.js';

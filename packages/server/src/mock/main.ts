@@ -2,7 +2,8 @@
  * `npm run mock`: the real server (same app, validation and rate limits) on an in-memory
  * SQLite store seeded from the description's examples, with a sandbox key printed at start.
  * Stateful, unlike example-only mocks: a pet you create is in the next list. Nothing is kept
- * after it stops. PORT, HOST and LOG_LEVEL apply (default LOG_LEVEL here: warn).
+ * after it stops. PORT, HOST and LOG_LEVEL apply (default LOG_LEVEL here: warn, and no drain on
+ * shutdown: SHUTDOWN_DRAIN_SECONDS=0).
  */
 import { ConfigError, loadConfig } from '../config/index.js';
 import { closeOnSignals, startServer } from '../server/index.js';
@@ -11,9 +12,11 @@ import { sandboxPlan, seedMockStore } from './index.js';
 
 let config;
 try {
-  // Always in-process limits and an in-memory store: the mock is one process on its own.
+  // Always in-process limits and an in-memory store: the mock is one process on its own, with
+  // no load balancer to drain from (SHUTDOWN_DRAIN_SECONDS still applies when set).
   config = loadConfig({
     LOG_LEVEL: 'warn',
+    SHUTDOWN_DRAIN_SECONDS: '0',
     ...process.env,
     DATABASE_URL: 'file::memory:',
     REDIS_URL: undefined,
