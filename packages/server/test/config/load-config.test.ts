@@ -32,6 +32,7 @@ describe('loadConfig', () => {
         keepAliveTimeoutMs: 5_000,
         maxHeaderBytes: 16_384,
       },
+      shutdown: { drainMs: 10_000, timeoutMs: 25_000 },
     });
   });
 
@@ -61,6 +62,8 @@ describe('loadConfig', () => {
         HTTP_REQUEST_TIMEOUT_MS: '9000',
         HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000',
         HTTP_MAX_HEADER_BYTES: '8192',
+        SHUTDOWN_DRAIN_SECONDS: '0',
+        SHUTDOWN_TIMEOUT_SECONDS: '2',
       }),
     ).toEqual({
       port: 3000,
@@ -81,6 +84,7 @@ describe('loadConfig', () => {
         keepAliveTimeoutMs: 1000,
         maxHeaderBytes: 8192,
       },
+      shutdown: { drainMs: 0, timeoutMs: 2000 },
     });
   });
 
@@ -99,6 +103,20 @@ describe('loadConfig', () => {
     ['https://a.example,http://127.0.0.1:5173', ['https://a.example', 'http://127.0.0.1:5173']],
   ])('reads CORS_ORIGINS=%s as %j', (value, expected) => {
     expect(loadConfig({ CORS_ORIGINS: value }).corsOrigins).toEqual(expected);
+  });
+
+  it('leaves a second for requests in flight and one to close the store after the drain', () => {
+    expect(
+      loadConfig({ SHUTDOWN_DRAIN_SECONDS: '5', SHUTDOWN_TIMEOUT_SECONDS: '7' }).shutdown,
+    ).toEqual({ drainMs: 5000, timeoutMs: 7000 });
+    expect(() =>
+      loadConfig({ SHUTDOWN_DRAIN_SECONDS: '5', SHUTDOWN_TIMEOUT_SECONDS: '6' }),
+    ).toThrow(
+      'SHUTDOWN_TIMEOUT_SECONDS must be at least SHUTDOWN_DRAIN_SECONDS + 2, leaving a second ' +
+        'for requests in flight and one to close the store (got 6 with SHUTDOWN_DRAIN_SECONDS 5)',
+    );
+    // The default timeout (25 s) leaves no room for a drain of 30 s: say so rather than cut.
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_SECONDS: '30' })).toThrow(ConfigError);
   });
 
   it('never lets the headers deadline come after the whole request’s', () => {
@@ -146,6 +164,11 @@ describe('loadConfig', () => {
     [{ HTTP_HEADERS_TIMEOUT_MS: '10' }, 'HTTP_HEADERS_TIMEOUT_MS must be at least 100 (got "10")'],
     [{ HTTP_MAX_HEADER_BYTES: '100' }, 'HTTP_MAX_HEADER_BYTES must be at least 1024 (got "100")'],
     [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE must be at least 1 (got "0")'],
+    [
+      { SHUTDOWN_DRAIN_SECONDS: '1.5' },
+      'SHUTDOWN_DRAIN_SECONDS must be a whole number (got "1.5")',
+    ],
+    [{ SHUTDOWN_TIMEOUT_SECONDS: '1' }, 'SHUTDOWN_TIMEOUT_SECONDS must be at least 2 (got "1")'],
   ])('names the bad value in %j', (env, message) => {
     expect(problemsOf(env)).toEqual([message]);
   });
