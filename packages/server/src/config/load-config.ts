@@ -73,8 +73,9 @@ const ORIGIN = /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$|^https?:\/\/\[[0-9A-Fa-f:
 
 /**
  * Ten seconds of draining: HAProxy with its default checks (`inter 2s fall 3`) marks an instance
- * down within 6 s of its first failed `/readyz` plus a check's timeout, and Kubernetes takes a
- * few seconds to remove a terminating pod from its endpoints; ten covers both.
+ * down within 6 s of the signal plus a check's timeout (the first failed `/readyz` within 2 s,
+ * two more 2 s apart), and Kubernetes takes a few seconds to remove a terminating pod from its
+ * endpoints; ten covers both.
  */
 const DEFAULT_DRAIN_SECONDS = 10;
 /**

@@ -35,6 +35,8 @@ export interface Haproxy {
   url: string;
   /** The configuration it runs, as written. */
   config: string;
+  /** HAProxy's log so far: server state changes, failed checks and failed requests. */
+  log(): string;
   /** Each server's state as HAProxy sees it now (`UP`, `DOWN`, `UP 1/2`, `DOWN 1/2`, …). */
   states(): Promise<Record<string, string>>;
   /** Waits until HAProxy sees `server` in `state` (`UP` or `DOWN`). */
@@ -54,13 +56,22 @@ export function haproxyConfig(
 ): string {
   const inter = `${check.intervalMs}ms`;
   return [
+    'global',
+    '  log stderr format raw local0 info',
+    '',
     'defaults',
     '  mode http',
+    '  log global',
+    // Only what went wrong, and every change of a server's state.
+    '  option httplog',
+    '  option dontlog-normal',
+    '  option log-health-checks',
     '  timeout connect 2s',
     '  timeout client 60s',
     '  timeout server 60s',
     '  timeout http-keep-alive 60s',
-    '  timeout check 1s',
+    // A server slow to answer a check is busy, not gone: only a failing answer marks it down.
+    '  timeout check 5s',
     '  retries 0',
     '  retry-on none',
     '  no option redispatch',
@@ -118,6 +129,7 @@ export async function startHaproxy(options: HaproxyOptions): Promise<Haproxy> {
   const haproxy: Haproxy = {
     url: `http://127.0.0.1:${ports.frontend}`,
     config,
+    log: () => stderr,
     states,
     async waitFor(server, state) {
       await expect

@@ -23,7 +23,7 @@ import {
  * (down after 2 failures), a 1 s drain, 5 s to exit.
  */
 const CHECK = { intervalMs: 100, fall: 2, rise: 2 };
-const SHUTDOWN = { SHUTDOWN_DRAIN_SECONDS: '0', SHUTDOWN_TIMEOUT_SECONDS: '5' };
+const SHUTDOWN = { SHUTDOWN_DRAIN_SECONDS: '2', SHUTDOWN_TIMEOUT_SECONDS: '6' };
 /** Each instance is restarted this many times. */
 const ROUNDS = 2;
 const CALLERS = 8;
@@ -39,6 +39,8 @@ const validPage = validator('/paths/~1pets/get/responses/200/content/application
 interface Failure {
   request: string;
   what: string;
+  /** When, in ms since the load started. */
+  at: number;
 }
 
 /** A slot: a port HAProxy knows as a server; an instance runs on one of its instance's two. */
@@ -104,7 +106,11 @@ describe('a rolling restart behind HAProxy', { timeout: 180_000 }, () => {
     let answers = 0;
     let creates = 0;
     const failures: Failure[] = [];
-    const deadline = Date.now() + MAX_LOAD_MS;
+    const startedAt = Date.now();
+    const deadline = startedAt + MAX_LOAD_MS;
+    /** What the test did when, in ms since the load started: to read failures against. */
+    const timeline: string[] = [];
+    const note = (event: string) => timeline.push(`${Date.now() - startedAt} ms: ${event}`);
     const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
     const caller = async (c: number) => {
       for (let i = 0; i < MAX_REQUESTS_PER_CALLER && !stop && Date.now() < deadline; i++) {
@@ -124,14 +130,22 @@ describe('a rolling restart behind HAProxy', { timeout: 180_000 }, () => {
           const text = await response.text();
           const valid = create ? validPet : validPage;
           if (response.status !== (create ? 201 : 200) || !valid(JSON.parse(text))) {
-            failures.push({ request, what: `${response.status} ${text}` });
+            failures.push({
+              request,
+              what: `${response.status} ${text}`,
+              at: Date.now() - startedAt,
+            });
           } else {
             answers++;
             if (create) creates++;
           }
         } catch (error) {
           const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-          failures.push({ request, what: `${String(error)} ${cause?.code ?? cause?.message}` });
+          failures.push({
+            request,
+            what: `${String(error)} ${cause?.code ?? cause?.message}`,
+            at: Date.now() - startedAt,
+          });
         }
       }
     };
@@ -147,14 +161,18 @@ describe('a rolling restart behind HAProxy', { timeout: 180_000 }, () => {
         for (const [i, instance] of running.entries()) {
           const old = slots[i]![instance.slot]!;
           const next = slots[i]![1 - instance.slot]!;
+          note(`SIGTERM to ${old.name} (${instance.server.child.pid})`);
           instance.server.child.kill('SIGTERM');
           stopped.push({ server: instance.server, exit: instance.server.exited });
           await logged(instance.server, 'shutting down');
           const replacement = startInstance(next);
           await listening(replacement);
+          note(`${next.name} listening`);
           await balancer.waitFor(next.name, 'UP');
+          note(`${next.name} UP`);
           await balancer.waitFor(old.name, 'DOWN');
           expect(await instance.server.exited).toBe(0);
+          note(`${old.name} exited`);
           running[i] = { server: replacement, slot: 1 - instance.slot };
           restarts++;
           await answersReach(answers + ANSWERS_BETWEEN_RESTARTS);
@@ -176,7 +194,18 @@ describe('a rolling restart behind HAProxy', { timeout: 180_000 }, () => {
         `${failures.length} failed, ${restarts} restarts; answered by draining instances ` +
         `after SIGTERM: ${answeredWhileDraining.join(', ')}`,
     );
-    expect(failures).toEqual([]);
+    const shutdowns = stopped.flatMap(({ server }) =>
+      server.logs
+        .filter((line) => /^(shutting down|drained|stopped)/.test(String(line.msg)))
+        .map(
+          (line) => `${Number(line.time) - startedAt} ms: ${server.child.pid} ${String(line.msg)}`,
+        ),
+    );
+    expect(
+      failures,
+      `${[...timeline, ...shutdowns].sort((a, b) => parseInt(a) - parseInt(b)).join('\n')}\n` +
+        `HAProxy:\n${balancer.log()}`,
+    ).toEqual([]);
     expect(restarts).toBe(ROUNDS * 2);
     for (const { server } of stopped) {
       expect(server.logs.map((line) => line.msg)).toEqual(
