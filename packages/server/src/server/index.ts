@@ -1,3 +1,3 @@
 /** Starting and stopping a server: storage, limiter, app, warm-up, listening, graceful shutdown. */
 export { type RunningServer, startServer, type StartServerOptions } from './start-server.js';
-export { closeOnSignals, shutDown } from './shutdown.js';
+export { closeOnSignals } from './shutdown.js';

@@ -9,7 +9,7 @@ import type { ShutdownTimes } from '../config/index.js';
 import type { Logger } from '../logger.js';
 
 /** The last second before the shutdown timeout is kept for closing the limiter and the store. */
-export const CLOSE_RESERVE_MS = 1000;
+const CLOSE_RESERVE_MS = 1000;
 
 /** What `RunningServer.close` needs of the server it stops. */
 export interface Stoppable {
@@ -71,7 +71,6 @@ async function stopAccepting(server: Server, cutAfterMs: number): Promise<number
       cut = count;
       server.closeAllConnections();
     });
-  if (cutAfterMs <= 0) cutAll();
   const force = setTimeout(cutAll, cutAfterMs);
   const closeIdle = setInterval(() => server.closeIdleConnections(), 100);
   try {
