@@ -82,8 +82,10 @@ async function startDevLoop(project) {
     server = spawn(process.execPath, ['--import', 'tsx', project.serverMain], {
       cwd: root,
       stdio: 'inherit',
-      // Readable lines for people (pino-pretty); LOG_FORMAT=json in the environment wins.
-      env: { LOG_LEVEL: 'info', LOG_FORMAT: 'pretty', ...process.env },
+      // Readable lines for people (pino-pretty); no load balancer in front of the dev server, so a
+      // restart need not drain (stopChild kills after 5 s, and the drain is 10 s by default).
+      // Either can be set in the environment, which wins.
+      env: { LOG_LEVEL: 'info', LOG_FORMAT: 'pretty', SHUTDOWN_DRAIN_SECONDS: '0', ...process.env },
     });
   }
 

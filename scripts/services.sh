@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Makes sure the services the tests use are installed and running on this machine:
 # PostgreSQL (with a `petstore` role and `petstore_test` database), Redis, and Chromium;
-# and strace, with which the disk-fault tests make a database's writes fail (EROFS).
+# strace, with which the disk-fault tests make a database's writes fail (EROFS); and HAProxy,
+# which the rolling-restart test starts itself on loopback with a generated configuration (it
+# is installed, never started as a service here).
 #
 #   bash scripts/services.sh ensure   install what is missing (Debian/apt, as root), then start
 #   bash scripts/services.sh status   say what runs
@@ -20,7 +22,7 @@ REDIS_PORT=6379
 log() { printf 'services: %s\n' "$*" >&2; }
 
 missing_packages() {
-  local wanted=(postgresql redis-server chromium strace) missing=()
+  local wanted=(postgresql redis-server chromium strace haproxy) missing=()
   for pkg in "${wanted[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
   done
@@ -70,12 +72,13 @@ case "${1:-ensure}" in
     install_missing
     start_postgres
     start_redis
-    log "ready: PostgreSQL $(pg_version), Redis :$REDIS_PORT, $(chromium --version 2>/dev/null || echo 'no chromium')"
+    log "ready: PostgreSQL $(pg_version), Redis :$REDIS_PORT, $(chromium --version 2>/dev/null || echo 'no chromium'), $(haproxy -v 2>/dev/null | head -n 1 || echo 'no haproxy')"
     ;;
   status)
     pg_lsclusters 2>/dev/null || true
     redis-cli -p "$REDIS_PORT" ping 2>/dev/null || echo "redis: down"
     chromium --version 2>/dev/null || echo "chromium: missing"
+    haproxy -v 2>/dev/null | head -n 1 || echo "haproxy: missing"
     ;;
   *) echo "usage: $0 ensure|status" >&2; exit 2 ;;
 esac

@@ -27,6 +27,8 @@ export const targets = {
         // The no-auth scenario sends a new address per request, so what it measures is the
         // 401 path, not the per-address limit it would otherwise use up in its warm-up.
         TRUST_PROXY: 'loopback',
+        // Nothing routes by its readiness: stopping it between runs need not drain.
+        SHUTDOWN_DRAIN_SECONDS: '0',
         ...(poolSize === undefined ? {} : { DATABASE_POOL_SIZE: String(poolSize) }),
       },
       readiness: levelsShowingInfo.has(logLevel) ? 'log' : 'healthz',

@@ -51,6 +51,8 @@ export interface AppDeps {
   >;
   /** The server's metrics (requests, rate-limit decisions); startServer instruments the store. */
   metrics: Metrics;
+  /** True once the server is shutting down: `/readyz` then answers 503 `draining`. */
+  draining?: (() => boolean) | undefined;
   /** Requests that get no log line and no span (the start-up warm-up's). */
   quietRequests?: ((req: IncomingMessage) => boolean) | undefined;
   /** OpenTelemetry tracing (`OTEL_*`); undefined: no span, and nothing of it on the request path. */
@@ -88,6 +90,7 @@ export function createApp({
   logger,
   config,
   metrics,
+  draining,
   quietRequests,
   tracing,
 }: AppDeps): PetstoreApp {
@@ -111,7 +114,7 @@ export function createApp({
       securityHeaders(),
       ...(config.corsOrigins === undefined ? [] : [corsFor(config.corsOrigins, description)]),
       // 2. No public route lies under /v1/: API requests skip them.
-      exceptUnderApi(publicRoutes({ storage, limiter })),
+      exceptUnderApi(publicRoutes({ storage, limiter, draining })),
       ...(config.metricsToken === undefined ? [] : [metricsRoute(metrics, config.metricsToken)]),
       // 3. Every other path.
       getPetDeprecation(),

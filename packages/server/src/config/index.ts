@@ -12,5 +12,6 @@ export {
   type OtlpProtocol,
   resolveDatabaseUrl,
   type TracingConfig,
+  type ShutdownTimes,
   type TrustProxy,
 } from './load-config.js';

@@ -59,6 +59,19 @@ export interface AppConfig {
   http: HttpLimits;
   /** Undefined: no tracing, and the OpenTelemetry SDK is never loaded. */
   tracing: TracingConfig | undefined;
+  /** How a SIGTERM stops the server without dropping a request. */
+  shutdown: ShutdownTimes;
+}
+
+/** The graceful shutdown's times (`docs/operations.md#graceful-shutdown`). */
+export interface ShutdownTimes {
+  /**
+   * After the signal, `/readyz` answers 503 while everything else is still served, for this
+   * long, so that a load balancer stops sending before the listener closes.
+   */
+  drainMs: number;
+  /** From the signal to the process's exit, at most; in-flight requests are cut 1 s before. */
+  timeoutMs: number;
 }
 
 /** `CORS_ORIGINS`: every origin (`*`), or a list of exact origins. */
@@ -78,6 +91,19 @@ export interface HttpLimits {
 
 /** A browser origin: scheme, host and optional port, nothing else. */
 const ORIGIN = /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$|^https?:\/\/\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+/**
+ * Ten seconds of draining: HAProxy with its default checks (`inter 2s fall 3`) marks an instance
+ * down within 6 s of the signal plus a check's timeout (the first failed `/readyz` within 2 s,
+ * two more 2 s apart), and Kubernetes takes a few seconds to remove a terminating pod from its
+ * endpoints; ten covers both.
+ */
+const DEFAULT_DRAIN_SECONDS = 10;
+/**
+ * 25 s from the signal to the exit: the drain, then up to 14 s for requests in flight and 1 s to
+ * close the store, all inside Kubernetes' default `terminationGracePeriodSeconds` (30 s).
+ */
+const DEFAULT_SHUTDOWN_TIMEOUT_SECONDS = 25;
 
 const wholeNumber = (name: string, min: number, max: number) =>
   z
@@ -166,6 +192,12 @@ const envSchema = z.object({
     5_000,
   ),
   HTTP_MAX_HEADER_BYTES: wholeNumber('HTTP_MAX_HEADER_BYTES', 1024, 1_048_576).default(16_384),
+  SHUTDOWN_DRAIN_SECONDS: wholeNumber('SHUTDOWN_DRAIN_SECONDS', 0, 3600).default(
+    DEFAULT_DRAIN_SECONDS,
+  ),
+  SHUTDOWN_TIMEOUT_SECONDS: wholeNumber('SHUTDOWN_TIMEOUT_SECONDS', 2, 3602).default(
+    DEFAULT_SHUTDOWN_TIMEOUT_SECONDS,
+  ),
   NODE_ENV: z.string().optional(),
   // OpenTelemetry's standard variables (https://opentelemetry.io/docs/specs/otel/configuration/sdk-environment-variables/):
   // only those that decide whether and how the server traces.
@@ -227,6 +259,13 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
     );
   }
   const e = parsed.data;
+  if (e.SHUTDOWN_TIMEOUT_SECONDS < e.SHUTDOWN_DRAIN_SECONDS + 2) {
+    throw new ConfigError([
+      `SHUTDOWN_TIMEOUT_SECONDS must be at least SHUTDOWN_DRAIN_SECONDS + 2, leaving a second ` +
+        `for requests in flight and one to close the store (got ${e.SHUTDOWN_TIMEOUT_SECONDS} ` +
+        `with SHUTDOWN_DRAIN_SECONDS ${e.SHUTDOWN_DRAIN_SECONDS})`,
+    ]);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -257,6 +296,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
             'http/protobuf',
         }
       : undefined,
+    shutdown: {
+      drainMs: e.SHUTDOWN_DRAIN_SECONDS * 1000,
+      timeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+    },
   };
 }
 

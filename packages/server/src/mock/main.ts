@@ -3,7 +3,7 @@
  * SQLite store seeded from the description's examples, with a sandbox key printed at start.
  * Stateful, unlike example-only mocks: a pet you create is in the next list. Nothing is kept
  * after it stops. PORT, HOST, LOG_LEVEL and LOG_FORMAT apply (defaults here: warn, and
- * pino-pretty's readable lines).
+ * pino-pretty's readable lines), and no drain on shutdown (SHUTDOWN_DRAIN_SECONDS=0).
  */
 import '../runtime/index.js';
 import { ConfigError, loadConfig } from '../config/index.js';
@@ -13,10 +13,12 @@ import { sandboxPlan, seedMockStore } from './index.js';
 
 let config;
 try {
-  // Always in-process limits and an in-memory store: the mock is one process on its own.
+  // Always in-process limits and an in-memory store: the mock is one process on its own, with
+  // no load balancer to drain from (SHUTDOWN_DRAIN_SECONDS still applies when set).
   config = loadConfig({
     LOG_LEVEL: 'warn',
     LOG_FORMAT: 'pretty',
+    SHUTDOWN_DRAIN_SECONDS: '0',
     ...process.env,
     DATABASE_URL: 'file::memory:',
     REDIS_URL: undefined,

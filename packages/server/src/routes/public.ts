@@ -20,6 +20,8 @@ export const STATIC_MAX_AGE_SECONDS = 300;
 export interface PublicRoutesOptions {
   storage: Storage;
   limiter: RateLimiter;
+  /** True once the server is shutting down (`/readyz` then answers 503 `draining`). */
+  draining?: (() => boolean) | undefined;
 }
 
 /**
@@ -28,12 +30,18 @@ export interface PublicRoutesOptions {
  * - `/healthz`: liveness — 200 while the process answers requests, whatever its dependencies.
  * - `/readyz`: readiness — 200 when the store answers (503 when not), with each dependency's
  *   state; Redis being away makes it `degraded`, not unready, since the limiter counts in
- *   memory meanwhile and the service keeps serving.
+ *   memory meanwhile and the service keeps serving. From a shutdown signal on it answers 503
+ *   `draining` at once, without asking the store, while every other route still serves: the
+ *   load balancer stops sending before the listener closes.
  * - `/openapi.json`, `/openapi.yaml` (the bundled description) and `/docs` (the offline HTML
  *   reference): compressed once (brotli or gzip, as the client accepts), with a strong ETag
  *   per coding (If-None-Match → 304) and `Cache-Control` (`static-file.ts`).
  */
-export function publicRoutes({ storage, limiter }: PublicRoutesOptions): Router {
+export function publicRoutes({
+  storage,
+  limiter,
+  draining = () => false,
+}: PublicRoutesOptions): Router {
   const router = Router();
   const built = (file: string, type: string, missing: string) =>
     staticFile({ file, type, missing, maxAgeSeconds: STATIC_MAX_AGE_SECONDS });
@@ -55,6 +63,10 @@ export function publicRoutes({ storage, limiter }: PublicRoutesOptions): Router 
   router
     .route('/readyz')
     .get(async (_req, res) => {
+      if (draining()) {
+        res.status(503).json({ status: 'draining' });
+        return;
+      }
       const store = await storage.ping().then(
         () => 'ok' as const,
         () => 'unreachable' as const,

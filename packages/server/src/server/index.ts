@@ -1,8 +1,3 @@
 /** Starting and stopping a server: storage, limiter, app, warm-up, listening, graceful shutdown. */
-export {
-  closeOnSignals,
-  type RunningServer,
-  SHUTDOWN_GRACE_MS,
-  startServer,
-  type StartServerOptions,
-} from './start-server.js';
+export { type RunningServer, startServer, type StartServerOptions } from './start-server.js';
+export { closeOnSignals } from './shutdown.js';

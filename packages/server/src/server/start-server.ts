@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type PetstoreApp } from '../app.js';
 import { type Clock, systemClock } from '../clock.js';
-import type { AppConfig } from '../config/index.js';
+import type { AppConfig, ShutdownTimes } from '../config/index.js';
 import { anonymousQuota } from '../keys/index.js';
 import { createLogger, type Logger } from '../logger.js';
 import { createMetrics, instrumentStorage, type Metrics } from '../metrics/index.js';
@@ -12,6 +12,7 @@ import { openStorage, type Storage, wrapServedCalls } from '../storage/index.js'
 import type { Tracing } from '../tracing/index.js';
 import { answerClientErrors } from './client-errors.js';
 import { createHttpServer } from './http-server.js';
+import { shutDown } from './shutdown.js';
 import { createWarmUpKey, isWarmUpRequest, warmUp } from './warm-up.js';
 
 export interface StartServerOptions {
@@ -38,16 +39,21 @@ export interface RunningServer {
   limiter: RateLimiter;
   logger: Logger;
   metrics: Metrics;
+  /** The configured shutdown times (`SHUTDOWN_DRAIN_SECONDS`, `SHUTDOWN_TIMEOUT_SECONDS`). */
+  shutdown: ShutdownTimes;
   /**
-   * Graceful shutdown: stops accepting, lets in-flight requests finish (up to `graceMs`, then
-   * cuts the rest), then closes the limiter and the store if this server opened them.
-   * Idempotent: a second call waits for the first.
+   * The first step of a shutdown alone: `/readyz` answers 503 `draining` and every response
+   * says `Connection: close`, while everything is still served. `close` begins with it.
    */
-  close(options?: { graceMs?: number }): Promise<void>;
+  startDraining(): void;
+  /**
+   * Graceful shutdown (`shutDown`): drains for `drainMs`, stops accepting, answers what is in
+   * flight (cutting what still runs `timeoutMs` - 1 s after the call), then closes the limiter
+   * and the store if this server opened them. Defaults: the configured times. Idempotent: a
+   * second call waits for the first. `{ drainMs: 0, timeoutMs: 0 }` stops at once (tests).
+   */
+  close(options?: Partial<ShutdownTimes>): Promise<void>;
 }
-
-/** How long in-flight requests may take to finish after a shutdown signal, by default. */
-export const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
  * Starts the Pet Store server: opens the store (migrated) and the rate limiter, builds the app,
@@ -107,7 +113,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       options.decorateStorage ? options.decorateStorage(instrumented) : instrumented,
       clock.now(),
     );
+    let draining = false;
     const app = createApp({
+      draining: () => draining,
       storage: warmUpKey.storage,
       limiter,
       clock,
@@ -153,6 +161,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     );
 
     const stopPurging = purgeIdempotencyKeysRegularly(instrumented, clock, logger);
+    const startDraining = () => {
+      draining = true;
+      stopKeepingAlive();
+    };
     let closing: Promise<void> | undefined;
     return {
       url,
@@ -162,13 +174,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       limiter,
       logger,
       metrics,
-      close({ graceMs = SHUTDOWN_GRACE_MS } = {}) {
-        closing ??= (async () => {
-          stopPurging();
-          stopKeepingAlive();
-          await drain(server, graceMs);
-          await closeOwned();
-        })();
+      shutdown: config.shutdown,
+      startDraining,
+      close(times = {}) {
+        stopPurging();
+        closing ??= shutDown(
+          { server, logger, startDraining, closeOwned },
+          { ...config.shutdown, ...times },
+        );
         return closing;
       },
     };
@@ -209,42 +222,4 @@ function purgeIdempotencyKeysRegularly(storage: Storage, clock: Clock, logger: L
   const timer = setInterval(purge, PURGE_INTERVAL_MS);
   timer.unref();
   return () => clearInterval(timer);
-}
-
-/**
- * Stops accepting and resolves once every connection has ended. `close()` closes the idle
- * keep-alive connections of that moment only; a connection whose request finishes later would
- * linger for the keep-alive timeout, so the idle ones are closed again until none is left.
- * After `graceMs`, whatever still runs is cut.
- */
-async function drain(server: Server, graceMs: number): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  if (graceMs <= 0) server.closeAllConnections();
-  const force = setTimeout(() => server.closeAllConnections(), graceMs);
-  const closeIdle = setInterval(() => server.closeIdleConnections(), 100);
-  server.closeIdleConnections();
-  try {
-    await closed;
-  } finally {
-    clearTimeout(force);
-    clearInterval(closeIdle);
-  }
-}
-
-/**
- * SIGTERM and SIGINT close `running` gracefully (logging it), then exit 0. For processes whose
- * whole job is this server: `main.ts` and the mock.
- */
-export function closeOnSignals(running: RunningServer): void {
-  let stopping = false;
-  const stop = async (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    running.logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    await running.close();
-    running.logger.info('stopped');
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
 }

@@ -135,7 +135,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       return raw;
     },
     async close() {
-      await running.close({ graceMs: 0 });
+      await running.close({ drainMs: 0, timeoutMs: 0 });
       if (ownLimiter) await limiter.close();
       await storage.close();
       if (tempDir) rmSync(tempDir, { recursive: true, force: true });

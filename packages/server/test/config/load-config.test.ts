@@ -33,6 +33,7 @@ describe('loadConfig', () => {
         keepAliveTimeoutMs: 5_000,
         maxHeaderBytes: 16_384,
       },
+      shutdown: { drainMs: 10_000, timeoutMs: 25_000 },
     });
   });
 
@@ -65,6 +66,8 @@ describe('loadConfig', () => {
         LOG_FORMAT: 'pretty',
         OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
         OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+        SHUTDOWN_DRAIN_SECONDS: '0',
+        SHUTDOWN_TIMEOUT_SECONDS: '2',
       }),
     ).toEqual({
       port: 3000,
@@ -87,6 +90,7 @@ describe('loadConfig', () => {
         maxHeaderBytes: 8192,
       },
       tracing: { protocol: 'http/json' },
+      shutdown: { drainMs: 0, timeoutMs: 2000 },
     });
   });
 
@@ -147,6 +151,20 @@ describe('loadConfig', () => {
     expect(loadConfig({ CORS_ORIGINS: value }).corsOrigins).toEqual(expected);
   });
 
+  it('leaves a second for requests in flight and one to close the store after the drain', () => {
+    expect(
+      loadConfig({ SHUTDOWN_DRAIN_SECONDS: '5', SHUTDOWN_TIMEOUT_SECONDS: '7' }).shutdown,
+    ).toEqual({ drainMs: 5000, timeoutMs: 7000 });
+    expect(() =>
+      loadConfig({ SHUTDOWN_DRAIN_SECONDS: '5', SHUTDOWN_TIMEOUT_SECONDS: '6' }),
+    ).toThrow(
+      'SHUTDOWN_TIMEOUT_SECONDS must be at least SHUTDOWN_DRAIN_SECONDS + 2, leaving a second ' +
+        'for requests in flight and one to close the store (got 6 with SHUTDOWN_DRAIN_SECONDS 5)',
+    );
+    // The default timeout (25 s) leaves no room for a drain of 30 s: say so rather than cut.
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_SECONDS: '30' })).toThrow(ConfigError);
+  });
+
   it('never lets the headers deadline come after the whole request’s', () => {
     expect(loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '500' }).http).toMatchObject({
       headersTimeoutMs: 500,
@@ -192,6 +210,11 @@ describe('loadConfig', () => {
     [{ HTTP_HEADERS_TIMEOUT_MS: '10' }, 'HTTP_HEADERS_TIMEOUT_MS must be at least 100 (got "10")'],
     [{ HTTP_MAX_HEADER_BYTES: '100' }, 'HTTP_MAX_HEADER_BYTES must be at least 1024 (got "100")'],
     [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE must be at least 1 (got "0")'],
+    [
+      { SHUTDOWN_DRAIN_SECONDS: '1.5' },
+      'SHUTDOWN_DRAIN_SECONDS must be a whole number (got "1.5")',
+    ],
+    [{ SHUTDOWN_TIMEOUT_SECONDS: '1' }, 'SHUTDOWN_TIMEOUT_SECONDS must be at least 2 (got "1")'],
   ])('names the bad value in %j', (env, message) => {
     expect(problemsOf(env)).toEqual([message]);
   });

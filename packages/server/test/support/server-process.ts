@@ -16,11 +16,21 @@ export interface ServerProcess {
   exited: Promise<number | string>;
 }
 
-/** Runs `src/main.ts` (through tsx, as `npm run keys` does) with `env` added to this environment. */
+/**
+ * Runs `src/main.ts` (through tsx, as `npm run keys` does) with `env` added to this environment.
+ * No drain on SIGTERM unless `env` sets `SHUTDOWN_DRAIN_SECONDS`: the tests that stop a process
+ * for another reason need not wait for it.
+ */
 export function spawnServer(env: Record<string, string>): ServerProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      SHUTDOWN_DRAIN_SECONDS: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Record<string, unknown>[] = [];

@@ -42,7 +42,7 @@ async function startInstance(
     url: running.url,
     storage: running.storage,
     async close() {
-      await running.close({ graceMs: 0 });
+      await running.close({ drainMs: 0, timeoutMs: 0 });
       await limiter.close();
     },
   };
