@@ -16,6 +16,8 @@ export type MessageClasses = Pick<ServerOptions, 'IncomingMessage' | 'ServerResp
  * full collections run every 0.6 s under load. Made with those prototypes from the start, the
  * objects need no change (Express's `setPrototypeOf` to the prototype they already have is a
  * no-op) and die young. The technique is the one proposed in expressjs/express#5998.
+ * Measured on Node.js 20.20.2 (V8 11.3); not yet re-measured on Node.js 24 (V8 13.6), where
+ * the constructors are still plain functions (docs/benchmarks.md, *Left to do*).
  *
  * Node's `IncomingMessage` and `ServerResponse` are plain constructor functions, called here on
  * the new object. Should a Node version make them classes (which cannot be called so), the
