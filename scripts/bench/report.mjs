@@ -160,6 +160,12 @@ export function formatReport(report) {
       `load average ${meta.loadAverage.start.join(' ')} at start, ${meta.loadAverage.end.join(' ')} at end`,
     `${meta.connections} connections; ${load}; ${ours}`,
   ];
+  if (meta.otlpSink) {
+    lines.push(
+      `ours, tracing on: every span exported (OTLP/HTTP, protobuf) to a sink in the harness, ` +
+        `which received ${num(meta.otlpSink.exports)} exports, ${num(meta.otlpSink.bytes / 1048576, 1)} MiB`,
+    );
+  }
   if (startup.length > 0) {
     lines.push('', '| Start-up (spawn → ready) | Database | ready when | median | runs |');
     lines.push('| --- | --- | --- | ---: | --- |');

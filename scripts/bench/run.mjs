@@ -10,6 +10,7 @@ import { openStore } from './database.mjs';
 import { undoLater, undoOnSignal } from './cleanup.mjs';
 import { BenchError } from './errors.mjs';
 import { measure } from './measure.mjs';
+import { startOtlpSink } from './otlp-sink.mjs';
 import { HARNESS_CORE, SERVER_CORE, startProcess } from './processes.mjs';
 import { formatReport, goal, median, scale, summarise } from './report.mjs';
 import { soak } from './soak.mjs';
@@ -51,7 +52,10 @@ export async function runBench(options) {
   undoOnSignal(progress);
   const dir = mkdtempSync(path.join(tmpdir(), 'petstore-bench-'));
   const removeDir = undoLater(() => rmSync(dir, { recursive: true, force: true }));
-  const context = { options, pinned, dir };
+  // The traced target's spans go to a sink in this process (started after pinning, so on the
+  // harness core).
+  const sink = options.targets.includes('ours-traced') ? await startOtlpSink() : undefined;
+  const context = { options: { ...options, otlpSink: sink?.url }, pinned, dir };
   const measurements = [];
   try {
     for (const database of options.databases) {
@@ -64,8 +68,10 @@ export async function runBench(options) {
       }
     }
   } finally {
+    await sink?.stop();
     await removeDir();
   }
+  if (sink) report.meta.otlpSink = { ...sink.received };
   report.meta.loadAverage.end = loadAverage();
   report.rows = summarise(measurements);
   report.goal = goal(report.rows);

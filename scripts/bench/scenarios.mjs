@@ -103,7 +103,7 @@ export const soakMix = ['list-20', 'get', 'create'].map((name) =>
 
 /** The statuses a correct answer of `target` to `scenario` may have. */
 export function expectedStatuses(scenario, target) {
-  return target === 'ours' || target === REFERENCE
+  return target === 'ours' || target === 'ours-traced' || target === REFERENCE
     ? scenario.expected.ours
     : scenario.expected.baseline;
 }

@@ -34,6 +34,24 @@ export const targets = {
       readiness: levelsShowingInfo.has(logLevel) ? 'log' : 'healthz',
     }),
   },
+  // Ours with OpenTelemetry tracing on: every span exported over OTLP/HTTP (protobuf, the
+  // default protocol) to the harness's sink (otlp-sink.mjs); "ours ÷ ours-traced" is its cost.
+  'ours-traced': {
+    title: 'ours, tracing on',
+    launch: (data) => {
+      const ours = targets.ours.launch(data);
+      return {
+        ...ours,
+        env: {
+          ...ours.env,
+          OTEL_SERVICE_NAME: 'petstore-bench',
+          OTEL_TRACES_EXPORTER: 'otlp',
+          OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
+          OTEL_EXPORTER_OTLP_ENDPOINT: data.otlpSink,
+        },
+      };
+    },
+  },
   'node-http': {
     title: 'bare node:http',
     launch: ({ pets }) => baseline('node-http.mjs', pets),

@@ -99,6 +99,22 @@ describe('npm run bench', () => {
     ]);
   });
 
+  it('measures our server with tracing on beside it, its spans exported to the sink', async () => {
+    const { report } = await bench('traced', [
+      ...short,
+      ...['--scenarios', 'get', '--targets', 'ours,ours-traced'],
+    ]);
+    expect(
+      report.rows.map((row) => [row.target, row.unexpected, row.errors, row.vsOurs !== null]),
+    ).toEqual([
+      ['ours', 0, 0, false],
+      ['ours-traced', 0, 0, true],
+    ]);
+    // The traced server exported its spans (at least its verify requests' and the measured ones).
+    expect(report.meta.otlpSink.exports).toBeGreaterThan(0);
+    expect(report.meta.otlpSink.bytes).toBeGreaterThan(0);
+  });
+
   it('seeds 1,000,000 pets into a scratch PostgreSQL database the baselines match, measures our server at 1,000 pets beside it, then drops both', async () => {
     const { report, stderr } = await bench('postgres', [
       ...short,
