@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import protobuf from 'protobufjs';
+import type protobuf from 'protobufjs';
+import { exportTraceServiceRequest } from './otlp-trace-schema.js';
 
 /** A span as received, the same whichever OTLP/HTTP encoding carried it. */
 export interface ReceivedSpan {
@@ -30,16 +30,6 @@ export interface OtlpReceiver {
   /** Resolves with the spans once `enough` says the spans received so far are enough. */
   waitFor(enough: (spans: ReceivedSpan[]) => boolean): Promise<ReceivedSpan[]>;
   close(): Promise<void>;
-}
-
-const protoRoot = fileURLToPath(new URL('./otlp/', import.meta.url));
-
-/** `ExportTraceServiceRequest`, loaded from the official definitions in `./otlp/`. */
-function exportRequestType(): protobuf.Type {
-  const root = new protobuf.Root();
-  root.resolvePath = (_origin, target) => protoRoot + target;
-  root.loadSync('opentelemetry/proto/collector/trace/v1/trace_service.proto');
-  return root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
 }
 
 interface AnyValue {
@@ -115,7 +105,7 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
  * response of the same encoding), and keeps every span.
  */
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
-  const requestType = exportRequestType();
+  const requestType = exportTraceServiceRequest();
   const spans: ReceivedSpan[] = [];
   const contentTypes: string[] = [];
   const waiting = new Set<() => void>();
