@@ -5,7 +5,6 @@ import type { Express } from 'express';
 import type { ApiKeyRecord } from '../domain.js';
 import { generateApiKey } from '../keys/index.js';
 import type { Storage } from '../storage/index.js';
-import { expressMessageClasses } from './express-messages.js';
 
 /** Marks the warm-up's own requests, so they are not logged. */
 const WARM_UP = Symbol('petstore.warmUp');
@@ -70,8 +69,7 @@ export function createWarmUpKey(storage: Storage, now: number): WarmUpKey {
  * not pay for it. Reads only, and a create that fails validation: the warm-up never writes.
  */
 export async function warmUp(app: Express, apiKey: string): Promise<void> {
-  // The requests the public server will make, so the code warmed is the code that serves.
-  const server = createServer(expressMessageClasses(app), (req, res) => {
+  const server = createServer((req, res) => {
     (req as IncomingMessage & { [WARM_UP]?: true })[WARM_UP] = true;
     app(req, res);
   });

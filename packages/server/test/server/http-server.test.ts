@@ -1,9 +1,5 @@
-import { once } from 'node:events';
-import { type AddressInfo, connect, type Socket } from 'node:net';
-import express from 'express';
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expressMessageClasses } from '../../src/server/express-messages.js';
-import { createHttpServer } from '../../src/server/http-server.js';
 import { startTestServer, type TestServer } from '../../src/testing/index.js';
 import { expectApiHeaders } from '../support/contract.js';
 
@@ -104,44 +100,5 @@ describe('transport limits', () => {
     client.socket.write(Buffer.from(raw, 'utf8'));
     await client.closed;
     expectTransportError(client.received(), 400);
-  });
-});
-
-describe('requests and responses', () => {
-  it("are made with the app's own prototypes, so Express never has to change them", async () => {
-    const app = express();
-    app.get('/hello', (req, res) => {
-      res.json({ path: req.path, ip: req.ip });
-    });
-    const limits = {
-      headersTimeoutMs: 1_000,
-      requestTimeoutMs: 2_000,
-      keepAliveTimeoutMs: 1_000,
-      maxHeaderBytes: 4096,
-    };
-    const { server } = createHttpServer(app, limits);
-    // Seen before the app's listener, so before Express's own setPrototypeOf.
-    const born: { request: boolean; response: boolean }[] = [];
-    server.prependListener('request', (req, res) => {
-      born.push({
-        request: Object.getPrototypeOf(req) === app.request,
-        response: Object.getPrototypeOf(res) === app.response,
-      });
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    try {
-      const { port } = server.address() as AddressInfo;
-      const response = await fetch(`http://127.0.0.1:${port}/hello`);
-      // Express's request and response methods work on them as on any.
-      expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ path: '/hello', ip: '127.0.0.1' });
-      expect(born).toEqual([{ request: true, response: true }]);
-      // The warm-up's listener gets the same classes, so its requests have the same shapes.
-      expect(expressMessageClasses(app)).toBe(expressMessageClasses(app));
-    } finally {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
   });
 });
