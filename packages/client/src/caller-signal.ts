@@ -21,8 +21,10 @@ export interface CallSignal {
  * share one long-lived signal, it carries a single abort listener of ours while any of them
  * is in flight, and none once the last has released.
  *
- * (`AbortSignal.any([caller])` would add no listener either, but in Node 20 a source signal
- * keeps an entry for every signal ever derived from it until it aborts.)
+ * (`AbortSignal.any([caller])` would add no listener either, but on Node.js 22 a source signal
+ * keeps an entry for every signal ever derived from it until it aborts: 100,000 derived signals,
+ * collected, left 100,000 entries on 22.23.3, as on 20.20.2, and none on 24.21.0. The client
+ * supports Node.js 22.)
  *
  * @example
  * ```ts
