@@ -11,7 +11,11 @@ export {
   logLevels,
   type OtlpProtocol,
   resolveDatabaseUrl,
+  type SpanBatching,
+  type TraceSampler,
+  type TraceSamplerName,
   type TracingConfig,
+  traceSamplers,
   type ShutdownTimes,
   type TrustProxy,
 } from './load-config.js';

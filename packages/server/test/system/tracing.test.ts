@@ -242,7 +242,7 @@ describe('a server without OTEL_* variables', { timeout: 60_000 }, () => {
 
   it('loads it once an OTEL_* variable asks for traces (the recording works)', async () => {
     const loaded = await modulesLoadedBy({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' });
-    expect(loaded.some((url) => url.includes('/@opentelemetry/sdk-trace-node/'))).toBe(true);
+    expect(loaded.some((url) => url.includes('/@opentelemetry/sdk-trace/'))).toBe(true);
     expect(loaded.some((url) => url.includes('/@opentelemetry/exporter-trace-otlp-proto/'))).toBe(
       true,
     );
