@@ -15,7 +15,6 @@ export {
   type TraceSampler,
   type TraceSamplerName,
   type TracingConfig,
-  traceSamplers,
   type ShutdownTimes,
   type TrustProxy,
 } from './load-config.js';
