@@ -13,14 +13,47 @@ export type LogFormat = (typeof logFormats)[number];
 export const otlpProtocols = ['http/protobuf', 'http/json'] as const;
 export type OtlpProtocol = (typeof otlpProtocols)[number];
 
+/** The samplers `OTEL_TRACES_SAMPLER` may name: the SDK's built-in ones. */
+export const traceSamplers = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+export type TraceSamplerName = (typeof traceSamplers)[number];
+
 /**
- * OpenTelemetry tracing, when the `OTEL_*` variables ask for it. Only the choices the server
- * makes itself are here; the SDK and the exporter read the rest of the standard variables
- * (endpoint, headers, service name, sampler, batching) themselves.
+ * OpenTelemetry tracing, when the `OTEL_*` variables ask for it. The server builds the tracer
+ * provider from these standard variables (the 3.x SDK reads none itself); the exporter reads
+ * the rest (endpoint, headers, timeout, compression), the resource detectors the service name.
  */
 export interface TracingConfig {
   /** `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`, else `OTEL_EXPORTER_OTLP_PROTOCOL`, else `http/protobuf`. */
   protocol: OtlpProtocol;
+  /** `OTEL_TRACES_SAMPLER` (default `parentbased_always_on`) and `OTEL_TRACES_SAMPLER_ARG`. */
+  sampler: TraceSampler;
+  /** `OTEL_BSP_*`: how finished spans are batched for export. */
+  batch: SpanBatching;
+}
+
+export interface TraceSampler {
+  name: TraceSamplerName;
+  /** The share of new traces a `…traceidratio` sampler keeps, 0 to 1 (default 1). */
+  ratio: number;
+}
+
+/** The batch span processor's settings, with the specification's defaults. */
+export interface SpanBatching {
+  /** `OTEL_BSP_SCHEDULE_DELAY`: ms between two exports (5000). */
+  scheduledDelayMs: number;
+  /** `OTEL_BSP_EXPORT_TIMEOUT`: ms an export may take (30000). */
+  exportTimeoutMs: number;
+  /** `OTEL_BSP_MAX_QUEUE_SIZE`: spans held at most; past it, new spans are dropped (2048). */
+  maxQueueSize: number;
+  /** `OTEL_BSP_MAX_EXPORT_BATCH_SIZE`: spans per export at most, ≤ the queue's size (512). */
+  maxExportBatchSize: number;
 }
 
 /**
@@ -211,6 +244,29 @@ const envSchema = z.object({
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT').optional(),
   OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol('OTEL_EXPORTER_OTLP_PROTOCOL').optional(),
   OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL').optional(),
+  OTEL_TRACES_SAMPLER: z
+    .enum(traceSamplers, {
+      error: `OTEL_TRACES_SAMPLER must be one of ${traceSamplers.join(', ')}`,
+    })
+    .default('parentbased_always_on'),
+  OTEL_TRACES_SAMPLER_ARG: z
+    .string()
+    .transform(Number)
+    .pipe(
+      z
+        .number({ error: 'OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1' })
+        .min(0, 'OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1')
+        .max(1, 'OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1'),
+    )
+    .default(1),
+  OTEL_BSP_SCHEDULE_DELAY: wholeNumber('OTEL_BSP_SCHEDULE_DELAY', 0, 3_600_000).default(5000),
+  OTEL_BSP_EXPORT_TIMEOUT: wholeNumber('OTEL_BSP_EXPORT_TIMEOUT', 1, 600_000).default(30_000),
+  OTEL_BSP_MAX_QUEUE_SIZE: wholeNumber('OTEL_BSP_MAX_QUEUE_SIZE', 1, 1_000_000).default(2048),
+  OTEL_BSP_MAX_EXPORT_BATCH_SIZE: wholeNumber(
+    'OTEL_BSP_MAX_EXPORT_BATCH_SIZE',
+    1,
+    1_000_000,
+  ).default(512),
 });
 
 /** Variables whose values a problem never echoes: URLs may hold passwords, tokens are secrets. */
@@ -266,6 +322,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
         `with SHUTDOWN_DRAIN_SECONDS ${e.SHUTDOWN_DRAIN_SECONDS})`,
     ]);
   }
+  if (e.OTEL_BSP_MAX_EXPORT_BATCH_SIZE > e.OTEL_BSP_MAX_QUEUE_SIZE) {
+    throw new ConfigError([
+      `OTEL_BSP_MAX_EXPORT_BATCH_SIZE must be at most OTEL_BSP_MAX_QUEUE_SIZE (got ` +
+        `${e.OTEL_BSP_MAX_EXPORT_BATCH_SIZE} with OTEL_BSP_MAX_QUEUE_SIZE ${e.OTEL_BSP_MAX_QUEUE_SIZE})`,
+    ]);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -288,14 +350,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): A
       keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       maxHeaderBytes: e.HTTP_MAX_HEADER_BYTES,
     },
-    tracing: tracingRequested(e)
-      ? {
-          protocol:
-            e.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ??
-            e.OTEL_EXPORTER_OTLP_PROTOCOL ??
-            'http/protobuf',
-        }
-      : undefined,
+    tracing: tracingRequested(e) ? tracingConfig(e) : undefined,
     shutdown: {
       drainMs: e.SHUTDOWN_DRAIN_SECONDS * 1000,
       timeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
@@ -315,6 +370,20 @@ function tracingRequested(e: z.infer<typeof envSchema>): boolean {
     e.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined ||
     e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined
   );
+}
+
+function tracingConfig(e: z.infer<typeof envSchema>): TracingConfig {
+  return {
+    protocol:
+      e.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? e.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf',
+    sampler: { name: e.OTEL_TRACES_SAMPLER, ratio: e.OTEL_TRACES_SAMPLER_ARG },
+    batch: {
+      scheduledDelayMs: e.OTEL_BSP_SCHEDULE_DELAY,
+      exportTimeoutMs: e.OTEL_BSP_EXPORT_TIMEOUT,
+      maxQueueSize: e.OTEL_BSP_MAX_QUEUE_SIZE,
+      maxExportBatchSize: e.OTEL_BSP_MAX_EXPORT_BATCH_SIZE,
+    },
+  };
 }
 
 /**

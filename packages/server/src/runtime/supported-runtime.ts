@@ -13,8 +13,8 @@ export function supportedRange(): string {
  * Why `version` cannot run the server, in one line, or undefined when it can.
  *
  * @example
- * unsupportedRuntime('20.20.2', '>=22.14.0');
- * // 'The Pet Store server needs Node.js >=22.14.0, not 20.20.2: run it with `npm start` …'
+ * unsupportedRuntime('20.20.2', '>=22.15.0');
+ * // 'The Pet Store server needs Node.js >=22.15.0, not 20.20.2: run it with `npm start` …'
  */
 export function unsupportedRuntime(version: string, range: string): string | undefined {
   if (semver.satisfies(version, range)) return undefined;

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import {
-  type AttributeValue,
+  type Attributes,
   context,
   propagation,
   ROOT_CONTEXT,
@@ -92,11 +92,11 @@ export function serverSpans(
   };
 }
 
-function requestAttributes(req: Request): Record<string, AttributeValue> {
+function requestAttributes(req: Request): Attributes {
   const method = KNOWN_METHODS.has(req.method) ? req.method : '_OTHER';
   const url = req.originalUrl;
   const queryAt = url.indexOf('?');
-  const attributes: Record<string, AttributeValue> = {
+  const attributes: Attributes = {
     [ATTR_HTTP_REQUEST_METHOD]: method,
     [ATTR_URL_SCHEME]: req.protocol,
     [ATTR_URL_PATH]: queryAt === -1 ? url : url.slice(0, queryAt),

@@ -1,16 +1,19 @@
 import type { IncomingMessage } from 'node:http';
-import { diag, DiagLogLevel, trace } from '@opentelemetry/api';
+import { context, diag, DiagLogLevel, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import {
+  CompositePropagator,
+  W3CBaggagePropagator,
+  W3CTraceContextPropagator,
+} from '@opentelemetry/core';
 import {
   defaultResource,
   detectResources,
-  envDetector,
+  resourceAttributesEnvDetector,
   resourceFromAttributes,
+  serviceNameEnvDetector,
 } from '@opentelemetry/resources';
-import {
-  BatchSpanProcessor,
-  NodeTracerProvider,
-  type SpanExporter,
-} from '@opentelemetry/sdk-trace-node';
+import { BatchSpanProcessor, type SpanExporter, TracerProvider } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { TracingConfig } from '../config/index.js';
 import type { Logger } from '../logger.js';
@@ -18,6 +21,7 @@ import type { CounterWrapper } from '../rate-limit/index.js';
 import type { StoreCallWrapper } from '../storage/index.js';
 import { redisCounterSpans, redisSystem, storeSpans, storeSystem } from './client-spans.js';
 import { activeTraceFields, type TraceFields } from './log-fields.js';
+import { samplerFor } from './sampler.js';
 import { type ServerSpans, serverSpans } from './server-spans.js';
 
 /** The service name when `OTEL_SERVICE_NAME` (or `service.name` in `OTEL_RESOURCE_ATTRIBUTES`) is unset. */
@@ -47,16 +51,17 @@ export interface StartTracingOptions {
 }
 
 /**
- * Starts OpenTelemetry tracing: the Node SDK's tracer provider (W3C Trace Context and Baggage
- * propagation, the async-hooks context, the sampler and batching from `OTEL_TRACES_SAMPLER`
- * and `OTEL_BSP_*`), the resource from `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES`,
- * and the OTLP/HTTP exporter of `config.protocol` (which reads `OTEL_EXPORTER_OTLP_*`:
- * endpoint, headers, timeout, compression). Loaded with `import()` only when
- * `config.tracing` is set: a server without tracing never loads the SDK.
+ * Starts OpenTelemetry tracing: the SDK's tracer provider with the sampler and batching of
+ * `config` (`OTEL_TRACES_SAMPLER`, `OTEL_BSP_*`), registered globally with the
+ * AsyncLocalStorage context and W3C Trace Context and Baggage propagation; the resource from
+ * `OTEL_RESOURCE_ATTRIBUTES` and `OTEL_SERVICE_NAME` (which wins); and the OTLP/HTTP exporter
+ * of `config.protocol` (which reads `OTEL_EXPORTER_OTLP_*`: endpoint, headers, timeout,
+ * compression). Loaded with `import()` only when `config.tracing` is set: a server without
+ * tracing never loads the SDK.
  *
  * @example
  * ```ts
- * const tracing = await startTracing({ protocol: 'http/protobuf' }, { databaseUrl, redisUrl });
+ * const tracing = await startTracing(config.tracing, { databaseUrl, redisUrl });
  * tracing.reportTo(logger);
  * ```
  */
@@ -64,13 +69,32 @@ export async function startTracing(
   config: TracingConfig,
   { databaseUrl, redisUrl }: StartTracingOptions,
 ): Promise<Tracing> {
-  const provider = new NodeTracerProvider({
+  const { batch } = config;
+  const provider = new TracerProvider({
     resource: defaultResource()
       .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: DEFAULT_SERVICE_NAME }))
-      .merge(detectResources({ detectors: [envDetector] })),
-    spanProcessors: [new BatchSpanProcessor(await exporterFor(config))],
+      .merge(
+        detectResources({ detectors: [resourceAttributesEnvDetector, serviceNameEnvDetector] }),
+      ),
+    sampler: samplerFor(config.sampler),
+    spanProcessors: [
+      new BatchSpanProcessor({
+        exporter: await exporterFor(config),
+        scheduledDelayMillis: batch.scheduledDelayMs,
+        exportTimeoutMillis: batch.exportTimeoutMs,
+        maxQueueSize: batch.maxQueueSize,
+        maxExportBatchSize: batch.maxExportBatchSize,
+      }),
+    ],
   });
-  provider.register();
+  // What the 2.x NodeTracerProvider's register() did; the 3.x SDK leaves it to its user.
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(
+    new CompositePropagator({
+      propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
+    }),
+  );
+  trace.setGlobalTracerProvider(provider);
   const tracer = trace.getTracer('@petstore/server');
   return {
     serverSpans: (ignore) => serverSpans(tracer, ignore),

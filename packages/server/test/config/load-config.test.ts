@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, resolveDatabaseUrl } from '../../src/config/index.js';
 
+/** The tracing configuration of an `OTEL_*` environment that sets only the protocol. */
+const tracingWith = (protocol: string) => ({
+  protocol,
+  sampler: { name: 'parentbased_always_on', ratio: 1 },
+  batch: {
+    scheduledDelayMs: 5000,
+    exportTimeoutMs: 30_000,
+    maxQueueSize: 2048,
+    maxExportBatchSize: 512,
+  },
+});
+
 function problemsOf(env: Record<string, string>): readonly string[] {
   try {
     loadConfig(env);
@@ -89,7 +101,7 @@ describe('loadConfig', () => {
         keepAliveTimeoutMs: 1000,
         maxHeaderBytes: 8192,
       },
-      tracing: { protocol: 'http/json' },
+      tracing: tracingWith('http/json'),
       shutdown: { drainMs: 0, timeoutMs: 2000 },
     });
   });
@@ -97,13 +109,13 @@ describe('loadConfig', () => {
   it.each([
     [{}, undefined],
     [{ OTEL_SERVICE_NAME: 'petstore' }, undefined],
-    [{ OTEL_TRACES_EXPORTER: 'otlp' }, { protocol: 'http/protobuf' }],
+    [{ OTEL_TRACES_EXPORTER: 'otlp' }, tracingWith('http/protobuf')],
     [{ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }, undefined],
-    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }, { protocol: 'http/protobuf' }],
-    [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://c/v1/traces' }, { protocol: 'http/protobuf' }],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }, tracingWith('http/protobuf')],
+    [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://c/v1/traces' }, tracingWith('http/protobuf')],
     [
       { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' },
-      { protocol: 'http/json' },
+      tracingWith('http/json'),
     ],
     [
       {
@@ -111,11 +123,58 @@ describe('loadConfig', () => {
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
       },
-      { protocol: 'http/protobuf' },
+      tracingWith('http/protobuf'),
     ],
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'TRUE' }, undefined],
   ])('traces for %j: %j', (env, expected) => {
     expect(loadConfig(env).tracing).toEqual(expected);
+  });
+
+  it('reads the sampler and the batching of exports from the standard variables', () => {
+    expect(
+      loadConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: '0.25',
+        OTEL_BSP_SCHEDULE_DELAY: '50',
+        OTEL_BSP_EXPORT_TIMEOUT: '2000',
+        OTEL_BSP_MAX_QUEUE_SIZE: '100',
+        OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '100',
+      }).tracing,
+    ).toEqual({
+      protocol: 'http/protobuf',
+      sampler: { name: 'parentbased_traceidratio', ratio: 0.25 },
+      batch: {
+        scheduledDelayMs: 50,
+        exportTimeoutMs: 2000,
+        maxQueueSize: 100,
+        maxExportBatchSize: 100,
+      },
+    });
+  });
+
+  it('refuses a sampler or batching the SDK cannot take, naming each variable', () => {
+    expect(
+      problemsOf({
+        OTEL_TRACES_SAMPLER: 'jaeger_remote',
+        OTEL_TRACES_SAMPLER_ARG: '1.5',
+        OTEL_BSP_SCHEDULE_DELAY: 'soon',
+        OTEL_BSP_MAX_QUEUE_SIZE: '0',
+      }),
+    ).toEqual([
+      'OTEL_TRACES_SAMPLER must be one of always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off, parentbased_traceidratio (got "jaeger_remote")',
+      'OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1 (got "1.5")',
+      'OTEL_BSP_SCHEDULE_DELAY must be a whole number (got "soon")',
+      'OTEL_BSP_MAX_QUEUE_SIZE must be at least 1 (got "0")',
+    ]);
+    expect(problemsOf({ OTEL_TRACES_SAMPLER_ARG: 'half' })).toEqual([
+      'OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1 (got "half")',
+    ]);
+    expect(
+      problemsOf({ OTEL_BSP_MAX_QUEUE_SIZE: '100', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '200' }),
+    ).toEqual([
+      'OTEL_BSP_MAX_EXPORT_BATCH_SIZE must be at most OTEL_BSP_MAX_QUEUE_SIZE (got 200 with OTEL_BSP_MAX_QUEUE_SIZE 100)',
+    ]);
   });
 
   it('refuses an OTLP protocol or exporter the server does not have', () => {

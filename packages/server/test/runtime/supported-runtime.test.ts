@@ -17,11 +17,11 @@ describe('the supported runtime', () => {
     expect(supportedRange()).toBe(engines);
   });
 
-  it.each(['22.14.0', '22.23.3', '24.0.0', '24.21.0'])('accepts Node.js %s', (version) => {
+  it.each(['22.15.0', '22.23.3', '24.0.0', '24.21.0'])('accepts Node.js %s', (version) => {
     expect(unsupportedRuntime(version, supportedRange())).toBeUndefined();
   });
 
-  it.each(['18.20.8', '20.19.0', '20.20.2', '22.13.1'])(
+  it.each(['18.20.8', '20.19.0', '20.20.2', '22.13.1', '22.14.0'])(
     'refuses Node.js %s in one line that says what to run',
     (version) => {
       const message = unsupportedRuntime(version, supportedRange());

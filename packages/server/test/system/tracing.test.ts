@@ -197,6 +197,61 @@ describe.each(cases)(
   },
 );
 
+describe('the sampler and batching the OTEL_* variables set', { timeout: 60_000 }, () => {
+  let receiver: OtlpReceiver;
+  let server: ServerProcess;
+  let dir: string;
+
+  beforeEach(async () => {
+    receiver = await startOtlpReceiver();
+    dir = mkdtempSync(path.join(tmpdir(), 'petstore-sampling-'));
+  });
+
+  afterEach(async () => {
+    if (server.child.exitCode === null) server.child.kill('SIGKILL');
+    await server.exited;
+    await receiver.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('exports only the traces the sampler keeps, one span per export at a batch size of 1', async () => {
+    server = spawnServer({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: `file:${path.join(dir, 'petstore.db')}`,
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+      // New traces are dropped; a caller's sampled trace is continued.
+      OTEL_TRACES_SAMPLER: 'parentbased_always_off',
+      OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '1',
+    });
+    const url = await listening(server);
+    const unsampled = await fetch(`${url}/readyz`);
+    expect(unsampled.status).toBe(200);
+    const caller = callerContext();
+    const sampled = await fetch(`${url}/readyz`, { headers: { traceparent: caller.traceparent } });
+    expect(sampled.status).toBe(200);
+    // Both requests answered and logged before the signal.
+    const lines = () => server.logs.filter((entry) => entry.msg === 'request completed');
+    await expect.poll(() => lines().length).toBe(2);
+
+    // SIGTERM: what is still buffered is exported before the exit.
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    const spans = receiver.spans;
+    expect(spans.map((span) => [span.traceId, span.kind, span.name])).toEqual(
+      expect.arrayContaining([
+        [caller.traceId, SERVER, 'GET /readyz'],
+        [caller.traceId, CLIENT, 'ping'],
+      ]),
+    );
+    expect(spans.filter((span) => span.traceId !== caller.traceId)).toEqual([]);
+    expect(receiver.contentTypes).toHaveLength(spans.length);
+    // The dropped trace still has ids in its log line, flagged not sampled.
+    expect(lines().map((line) => line.trace_flags)).toEqual(['00', '01']);
+  });
+});
+
 describe('a server without OTEL_* variables', { timeout: 60_000 }, () => {
   const preload = fileURLToPath(
     new URL('../support/record-opentelemetry-imports.mjs', import.meta.url),
@@ -242,7 +297,7 @@ describe('a server without OTEL_* variables', { timeout: 60_000 }, () => {
 
   it('loads it once an OTEL_* variable asks for traces (the recording works)', async () => {
     const loaded = await modulesLoadedBy({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' });
-    expect(loaded.some((url) => url.includes('/@opentelemetry/sdk-trace-node/'))).toBe(true);
+    expect(loaded.some((url) => url.includes('/@opentelemetry/sdk-trace/'))).toBe(true);
     expect(loaded.some((url) => url.includes('/@opentelemetry/exporter-trace-otlp-proto/'))).toBe(
       true,
     );

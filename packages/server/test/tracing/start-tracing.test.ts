@@ -1,5 +1,6 @@
 import { trace } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/logger.js';
 import { startTracing, type Tracing } from '../../src/tracing/index.js';
 import { type OtlpReceiver, startOtlpReceiver } from '../support/otlp-receiver.js';
@@ -11,10 +12,16 @@ beforeAll(async () => {
   receiver = await startOtlpReceiver();
   // This test file's own process: the exporter reads the standard variable, as in production.
   process.env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.url;
-  tracing = await startTracing(
-    { protocol: 'http/json' },
-    { databaseUrl: 'file::memory:', redisUrl: undefined },
-  );
+  const config = loadConfig({
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+  });
+  if (config.tracing === undefined)
+    throw new Error('expected the OTEL_* variables to turn tracing on');
+  tracing = await startTracing(config.tracing, {
+    databaseUrl: 'file::memory:',
+    redisUrl: undefined,
+  });
 });
 
 afterAll(async () => {
