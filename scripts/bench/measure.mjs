@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
+import { probeMachine } from './machine-probe.mjs';
 import { HARNESS_CORE, SERVER_CORE } from './processes.mjs';
 import { expectedStatuses } from './scenarios.mjs';
 
@@ -64,11 +65,15 @@ export function load({ port, requests, connections, seconds }) {
 /**
  * A warm-up (not reported: JIT, caches, connections), then the measured run. Peak RSS is
  * reset just before it, so it is this run's peak. CPU per request is the server's utime +
- * stime over the measured interval divided by the requests answered in it.
+ * stime over the measured interval divided by the requests answered in it. The machine probe
+ * runs on the server's core (idle then) right before and right after the measured run: CPU
+ * per request divided by its mean is the request's cost in probe units, which the core's own
+ * changes of speed leave out (machine-probe.mjs).
  */
 export async function measure({ target, scenario, apiKey, connections, duration, warmUp, pinned }) {
   const requests = [requestFor(scenario, apiKey)];
   if (warmUp > 0) await load({ port: target.port, requests, connections, seconds: warmUp });
+  const machineBefore = await probeMachine({ pinned });
   resetPeakRss(target.pid);
   const cpuBefore = cpuSeconds(target.pid);
   const harnessBefore = process.cpuUsage();
@@ -81,13 +86,19 @@ export async function measure({ target, scenario, apiKey, connections, duration,
   const harnessCpuShare = (user + system) / 1e6 / wallSeconds;
   const coresBusy = busyShares(coresBefore, coreTimes());
   const answered = result.requests.total;
+  const machineAfter = await probeMachine({ pinned });
+  const cpuPerRequestUs = answered > 0 ? (cpu / answered) * 1e6 : null;
+  const machineUs = (machineBefore + machineAfter) / 2;
   return {
     reqPerSec: answered / result.duration,
     p50Ms: result.latency.p50,
     // autocannon's percentiles are whole milliseconds; the mean is not, so it can be compared.
     meanMs: result.latency.average,
     p99Ms: result.latency.p99,
-    cpuPerRequestUs: answered > 0 ? (cpu / answered) * 1e6 : null,
+    cpuPerRequestUs,
+    // The core's speed: CPU µs per probe unit before and after, and CPU per request in units.
+    machineUs: { before: machineBefore, after: machineAfter },
+    cpuPerRequestUnits: cpuPerRequestUs === null ? null : cpuPerRequestUs / machineUs,
     cpuShare: cpu / wallSeconds,
     harnessCpuShare,
     // What other processes took of the server's core and of the harness's core meanwhile.

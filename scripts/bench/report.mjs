@@ -22,10 +22,20 @@ export function median(values) {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
+/** (max − min) / median of a figure over rounds; null when a round lacks it. */
+function spreadOf(values) {
+  if (values.some((v) => v === null || !Number.isFinite(v))) return null;
+  return (Math.max(...values) - Math.min(...values)) / median(values);
+}
+
+/** A window's machine probe: the mean of its before and after figures (µs per unit). */
+const machineOf = (round) => (round.machineUs.before + round.machineUs.after) / 2;
+
 /**
  * One row per database, scenario and target: its rounds, their medians (peak RSS: the
- * highest), the req/s spread ((max − min) / median), and for a baseline the ratios of our
- * server to it, each the median of the per-round ratios (a round's targets ran back to back).
+ * highest), the spreads over rounds ((max − min) / median) of req/s, of CPU per request and of
+ * CPU per request in probe units, and for a baseline the ratios of our server to it, each the
+ * median of the per-round ratios (a round's targets ran back to back).
  */
 export function summarise(measurements) {
   const groups = new Map();
@@ -50,13 +60,17 @@ export function summarise(measurements) {
         meanMs: median(pick('meanMs')),
         p99Ms: median(pick('p99Ms')),
         cpuPerRequestUs: median(pick('cpuPerRequestUs')),
+        cpuPerRequestUnits: median(pick('cpuPerRequestUnits')),
+        machineUs: median(rounds.map(machineOf)),
         cpuShare: median(pick('cpuShare')),
         peakRssMiB: Math.max(...pick('peakRssMiB')),
         harnessCpuShare: median(pick('harnessCpuShare')),
         othersOnServerCore: median(pick('othersOnServerCore')),
         othersOnHarnessCore: median(pick('othersOnHarnessCore')),
       },
-      spread: (Math.max(...pick('reqPerSec')) - Math.min(...pick('reqPerSec'))) / reqPerSec,
+      spread: spreadOf(pick('reqPerSec')),
+      cpuSpread: spreadOf(pick('cpuPerRequestUs')),
+      unitsSpread: spreadOf(pick('cpuPerRequestUnits')),
       unexpected: pick('unexpected').reduce((a, b) => a + b, 0),
       errors: pick('errors').reduce((a, b) => a + b, 0),
       vsOurs: null,
@@ -134,6 +148,36 @@ export function scale(rows) {
     });
 }
 
+/** Above this change between a window's two probes, the core's speed changed during it. */
+export const MACHINE_CHANGE = 0.1;
+
+/** What the machine probe saw over the run: the core's speed and how often it changed. */
+export function machineSummary(rows) {
+  const windows = rows.flatMap((row) => row.rounds);
+  const probes = windows.flatMap((round) => [round.machineUs.before, round.machineUs.after]);
+  const changed = windows.filter(
+    ({ machineUs: { before, after } }) =>
+      Math.abs(after - before) / Math.min(before, after) > MACHINE_CHANGE,
+  ).length;
+  return {
+    windows: windows.length,
+    medianUs: median(probes),
+    minUs: Math.min(...probes),
+    maxUs: Math.max(...probes),
+    changed,
+  };
+}
+
+function machineLine(rows) {
+  const m = machineSummary(rows);
+  return (
+    `Machine probe on the server's core, before and after each window: ${num(m.minUs, 2)}–${num(m.maxUs, 2)} µs ` +
+    `per unit (median ${num(m.medianUs, 2)}, ${times(m.maxUs / m.minUs)} from fastest to slowest); it moved by more than ` +
+    `${MACHINE_CHANGE * 100} % within ${m.changed} of ${m.windows} windows. Probe units per request = CPU per request ÷ the ` +
+    "window's probe: a request's cost with the core's own changes of speed left out."
+  );
+}
+
 const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const num = (value, digits = 0) =>
   value === null || !Number.isFinite(value)
@@ -141,6 +185,7 @@ const num = (value, digits = 0) =>
     : digits === 0
       ? whole.format(value)
       : value.toFixed(digits);
+const percent = (share) => (share === null ? 'n/a' : `${num(share * 100)} %`);
 const times = (ratio) => (ratio === null ? '—' : `${ratio.toFixed(2)}×`);
 
 /** The whole report as Markdown-ready text. */
@@ -180,16 +225,16 @@ export function formatReport(report) {
   if (rows.length > 0) {
     lines.push(
       '',
-      '| Database | Scenario | Target | req/s | spread | p50 | p99 | server CPU | CPU/req | peak RSS | ours ÷ target (req/s) | ours ÷ target (req/CPU-s) |',
-      '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      '| Database | Scenario | Target | req/s | spread | p50 | p99 | server CPU | CPU/req | spread | probe units/req | spread | peak RSS | ours ÷ target (req/s) | ours ÷ target (req/CPU-s) |',
+      '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     );
     for (const row of rows) {
       const m = row.median;
       const flag = row.unexpected + row.errors > 0 ? ` ⚠ ${row.unexpected + row.errors} bad` : '';
       lines.push(
         `| ${row.database} | ${row.title} | ${targetFor(row.target).title}${flag} | ${num(m.reqPerSec)} | ` +
-          `${num(row.spread * 100)} % | ${num(m.p50Ms)} ms | ${num(m.p99Ms)} ms | ${num(m.cpuShare * 100)} % | ` +
-          `${num(m.cpuPerRequestUs)} µs | ` +
+          `${percent(row.spread)} | ${num(m.p50Ms)} ms | ${num(m.p99Ms)} ms | ${num(m.cpuShare * 100)} % | ` +
+          `${num(m.cpuPerRequestUs)} µs | ${percent(row.cpuSpread)} | ${num(m.cpuPerRequestUnits, 1)} | ${percent(row.unitsSpread)} | ` +
           `${num(m.peakRssMiB)} MiB | ${times(row.vsOurs?.reqPerSec ?? null)} | ${times(row.vsOurs?.requestsPerCpuSecond ?? null)} |`,
       );
     }
@@ -206,6 +251,8 @@ export function formatReport(report) {
       `Server CPU below ${CPU_BOUND * 100} %: the target was not the bottleneck of its run (it waited on the disk, ` +
         'the database, the load generator or other processes) and its req/s understates it; req/CPU-s compares ' +
         `what each request costs.${others}`,
+      '',
+      machineLine(rows),
     );
   }
   if (report.goal.length > 0) lines.push('');

@@ -12,7 +12,7 @@ import { BenchError } from './errors.mjs';
 import { measure } from './measure.mjs';
 import { startOtlpSink } from './otlp-sink.mjs';
 import { HARNESS_CORE, SERVER_CORE, startProcess } from './processes.mjs';
-import { formatReport, goal, median, scale, summarise } from './report.mjs';
+import { formatReport, goal, machineSummary, median, scale, summarise } from './report.mjs';
 import { soak } from './soak.mjs';
 import { REFERENCE, scenarioFor } from './scenarios.mjs';
 import { targetFor } from './targets.mjs';
@@ -76,6 +76,7 @@ export async function runBench(options) {
   report.rows = summarise(measurements);
   report.goal = goal(report.rows);
   report.scale = scale(report.rows);
+  report.machine = report.rows.length > 0 ? machineSummary(report.rows) : null;
   console.log(formatReport(report));
   if (options.json) writeFileSync(options.json, `${JSON.stringify(report, null, 2)}\n`);
   const bad = report.rows.filter((row) => row.unexpected + row.errors > 0);

@@ -39,6 +39,8 @@ const figures = (pinned) => ({
   meanMs: expect.any(Number),
   p99Ms: expect.any(Number),
   cpuPerRequestUs: expect.any(Number),
+  cpuPerRequestUnits: expect.any(Number),
+  machineUs: expect.any(Number),
   cpuShare: expect.any(Number),
   peakRssMiB: expect.any(Number),
   harnessCpuShare: expect.any(Number),
@@ -78,9 +80,27 @@ describe('npm run bench', () => {
     for (const row of report.rows) {
       expect(row.median).toEqual(figures(report.meta.pinned));
       expect(row.rounds).toEqual([
-        expect.objectContaining({ round: 1, statuses: { 200: expect.any(Number) } }),
+        expect.objectContaining({
+          round: 1,
+          statuses: { 200: expect.any(Number) },
+          // The machine probe ran on the server's core before and after the window.
+          machineUs: { before: expect.any(Number), after: expect.any(Number) },
+        }),
       ]);
+      expect(row.rounds[0].cpuPerRequestUnits).toBeCloseTo(
+        row.rounds[0].cpuPerRequestUs /
+          ((row.rounds[0].machineUs.before + row.rounds[0].machineUs.after) / 2),
+      );
+      expect(row.cpuSpread).toBe(0); // one round
     }
+    expect(report.machine).toEqual({
+      windows: 2,
+      medianUs: expect.any(Number),
+      minUs: expect.any(Number),
+      maxUs: expect.any(Number),
+      changed: expect.any(Number),
+    });
+    expect(report.machine.minUs).toBeGreaterThan(0);
     expect(report.rows[0].vsOurs).toBeNull();
     expect(report.rows[1].vsOurs).toEqual({
       reqPerSec: expect.any(Number),

@@ -1,0 +1,63 @@
+// How fast the server's core is right now: a fixed unit of work (a JSON round trip of a 20-pet
+// page and a SHA-1 of it: the kind of work a request does) timed by the probe's own CPU time.
+// On a shared virtual machine a core's speed changes by itself, for tens of seconds at a time
+// (another tenant on the same physical core): in one test here, two copies of this probe, one
+// per core, ran side by side for a minute; one stayed at 12.4–14.3 µs per unit while the
+// other went from 12.6–13.2 to 18.2–19.9 µs for 26 s. The harness runs the probe on the
+// server's core right before and right after each measured window, so a window's CPU per
+// request can be read beside the speed of the core it ran on.
+//
+// Run as a program (`node machine-probe.mjs <ms>`), it works for about that long and prints
+// its microseconds of CPU per unit.
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { SERVER_CORE } from './processes.mjs';
+
+const self = fileURLToPath(import.meta.url);
+
+/** Milliseconds of work per probe: long enough for a stable figure, short beside a window. */
+export const PROBE_MS = 400;
+
+/** CPU microseconds per unit of work on the server's core (unpinned when `pinned` is false). */
+export async function probeMachine({ pinned, ms = PROBE_MS }) {
+  const node = [process.execPath, self, String(ms)];
+  const command = pinned ? ['taskset', '-c', String(SERVER_CORE), ...node] : node;
+  const { stdout } = await promisify(execFile)(command[0], command.slice(1));
+  return Number(stdout.trim());
+}
+
+const page = Array.from({ length: 20 }, (_, index) => ({
+  id: index + 1,
+  name: `Pet ${index + 1}`,
+  categoryId: index % 7,
+  status: 'available',
+}));
+
+function unit() {
+  const text = JSON.stringify(page);
+  const parsed = JSON.parse(text);
+  return createHash('sha1').update(text).update(String(parsed.length)).digest('hex').length;
+}
+
+function work(ms) {
+  // A tenth of the time unmeasured first, so the figure is of optimised code.
+  const warmUntil = performance.now() + ms / 10;
+  let sink = 0;
+  while (performance.now() < warmUntil) sink += unit();
+  const startCpu = process.cpuUsage();
+  const until = performance.now() + ms;
+  let units = 0;
+  while (performance.now() < until) {
+    for (let i = 0; i < 50; i += 1) sink += unit();
+    units += 50;
+  }
+  const { user, system } = process.cpuUsage(startCpu);
+  if (sink === 0) throw new Error('unreachable: every unit adds 40');
+  return (user + system) / units;
+}
+
+if (process.argv[1] === self) {
+  process.stdout.write(`${work(Number(process.argv[2] ?? PROBE_MS)).toFixed(3)}\n`);
+}
