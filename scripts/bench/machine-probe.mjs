@@ -1,11 +1,11 @@
 // How fast the server's core is right now: a fixed unit of work (a JSON round trip of a 20-pet
 // page and a SHA-1 of it: the kind of work a request does) timed by the probe's own CPU time.
-// On a shared virtual machine a core's speed changes by itself, for tens of seconds at a time
-// (another tenant on the same physical core): in one test here, two copies of this probe, one
-// per core, ran side by side for a minute; one stayed at 12.4–14.3 µs per unit while the
-// other went from 12.6–13.2 to 18.2–19.9 µs for 26 s. The harness runs the probe on the
-// server's core right before and right after each measured window, so a window's CPU per
-// request can be read beside the speed of the core it ran on.
+// On a shared virtual machine a core's speed changes by itself, for tens of seconds at a time,
+// from outside the guest (which counts no steal time): in one test here, two copies of a probe
+// like this one, one per core, ran side by side for a minute; one stayed at 12.4–14.3 µs per
+// unit while the other went from 12.6–13.2 to 18.2–20.0 µs for 26 s. The harness runs the
+// probe on the server's core right before and right after each measured window, so a window's
+// CPU per request can be read beside the speed of the core it ran on.
 //
 // Run as a program (`node machine-probe.mjs <ms>`), it works for about that long and prints
 // its microseconds of CPU per unit.

@@ -105,6 +105,7 @@ describe('npm run bench', () => {
     expect(report.rows[1].vsOurs).toEqual({
       reqPerSec: expect.any(Number),
       requestsPerCpuSecond: expect.any(Number),
+      requestsPerProbeUnit: expect.any(Number),
     });
     expect(report.scale).toEqual([]); // no scale scenario, so no reference
     expect(report.goal).toEqual([
@@ -113,6 +114,7 @@ describe('npm run bench', () => {
         scenario: 'list-20',
         ratio: expect.any(Number),
         cpuRatio: expect.any(Number),
+        unitsRatio: expect.any(Number),
         cpuShare: { ours: expect.any(Number), naive: expect.any(Number) },
         met: expect.toBeOneOf([true, false, null]), // null: the two ratios disagree
       },

@@ -1,0 +1,117 @@
+// How steady the cost per request is across the rounds of several runs of `npm run bench`:
+//
+//   node scripts/bench/stability.mjs run1.json run2.json …   (each written by --json)
+//
+// Per store, scenario and target: CPU per request over every round of every run (lowest,
+// highest, and (highest − lowest) ÷ median), each run's median, and the same for probe units
+// per request (CPU per request ÷ the window's machine probe, machine-probe.mjs), and CPU per
+// request over only the windows measured on the fast core (both probes within 10 % of the
+// fastest probe of all the runs). Printed as Markdown. The aim it checks: within 15 % across
+// rounds and runs.
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { median } from './report.mjs';
+
+/** The aim: CPU per request within this share of its median across rounds and runs. */
+export const STABLE_WITHIN = 0.15;
+
+/** A window ran on the fast core when both its probes are within this share of the fastest. */
+export const FAST_CORE = 0.1;
+
+/** Lowest, highest, their spread ÷ median, and each run's median, of one figure. */
+function figure(runs, pick) {
+  const perRun = runs.map((rounds) => rounds.map(pick).filter(Number.isFinite));
+  const all = perRun.flat();
+  if (all.length === 0) return null;
+  const low = Math.min(...all);
+  const high = Math.max(...all);
+  return { low, high, spread: (high - low) / median(all), runMedians: perRun.map(median) };
+}
+
+/** One row per store, scenario and target present in every report. */
+export function stability(reports) {
+  const key = (row) => `${row.database}|${row.scenario}|${row.target}`;
+  const fastest = Math.min(...reports.map((report) => report.machine?.minUs ?? Infinity));
+  const onFastCore = (round) =>
+    round.machineUs !== undefined &&
+    Math.max(round.machineUs.before, round.machineUs.after) <= fastest * (1 + FAST_CORE);
+  const first = reports[0]?.rows ?? [];
+  return first
+    .map((row) => {
+      const matches = reports.map((report) => report.rows.find((r) => key(r) === key(row)));
+      if (matches.some((match) => match === undefined)) return null;
+      const runs = matches.map((match) => match.rounds);
+      const cpu = figure(runs, (round) => round.cpuPerRequestUs);
+      const units = figure(runs, (round) => round.cpuPerRequestUnits);
+      const fast = figure(
+        runs.map((rounds) => rounds.filter(onFastCore)),
+        (round) => round.cpuPerRequestUs,
+      );
+      return {
+        database: row.database,
+        scenario: row.scenario,
+        title: row.title,
+        target: row.target,
+        rounds: runs.flat().length,
+        cpu,
+        units,
+        fastRounds: runs.flat().filter(onFastCore).length,
+        fast,
+        stable: cpu === null ? null : cpu.spread <= STABLE_WITHIN,
+      };
+    })
+    .filter((row) => row !== null);
+}
+
+const fixed = (value, digits) => (value === null ? 'n/a' : value.toFixed(digits));
+const percent = (share) => `${Math.round(share * 100)} %`;
+
+/** The rows as a Markdown table, then the machine probe's range in each run. */
+export function formatStability(reports, rows) {
+  const lines = [
+    `${reports.length} runs: ${reports.map((r) => r.meta.date).join(', ')}`,
+    '',
+    '| Database | Scenario | Target | rounds | CPU/req, lowest–highest | spread | run medians | probe units/req, lowest–highest | spread | on the fast core: rounds | CPU/req, lowest–highest | spread |',
+    '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const row of rows) {
+    const { cpu, units } = row;
+    lines.push(
+      `| ${row.database} | ${row.title} | ${row.target} | ${row.rounds} | ` +
+        `${fixed(cpu.low, 0)}–${fixed(cpu.high, 0)} µs | ${percent(cpu.spread)}${row.stable ? '' : ' ✗'} | ` +
+        `${cpu.runMedians.map((m) => fixed(m, 0)).join(', ')} µs | ` +
+        (units === null
+          ? 'n/a | n/a |'
+          : `${fixed(units.low, 1)}–${fixed(units.high, 1)} | ${percent(units.spread)}${units.spread <= STABLE_WITHIN ? '' : ' ✗'} |`) +
+        ` ${row.fastRounds} | ` +
+        (row.fast === null
+          ? 'n/a | n/a |'
+          : `${fixed(row.fast.low, 0)}–${fixed(row.fast.high, 0)} µs | ${percent(row.fast.spread)}${row.fast.spread <= STABLE_WITHIN ? '' : ' ✗'} |`),
+    );
+  }
+  lines.push('');
+  for (const [index, report] of reports.entries()) {
+    const m = report.machine;
+    lines.push(
+      m
+        ? `Run ${index + 1}: probe ${fixed(m.minUs, 2)}–${fixed(m.maxUs, 2)} µs per unit (median ${fixed(m.medianUs, 2)}); moved > 10 % within ${m.changed} of ${m.windows} windows`
+        : `Run ${index + 1}: no machine probe in this report`,
+    );
+  }
+  lines.push(
+    '',
+    `✗: spread more than ${STABLE_WITHIN * 100} % of the median across the rounds of these runs. ` +
+      `The fast core: rounds whose two probes were both within ${FAST_CORE * 100} % of the fastest probe of these runs (${fixed(Math.min(...reports.map((r) => r.machine?.minUs ?? Infinity)), 2)} µs per unit).`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const files = process.argv.slice(2);
+  if (files.length === 0) {
+    process.stderr.write('usage: node scripts/bench/stability.mjs run1.json [run2.json …]\n');
+    process.exit(2);
+  }
+  const reports = files.map((file) => JSON.parse(readFileSync(file, 'utf8')));
+  process.stdout.write(formatStability(reports, stability(reports)));
+}

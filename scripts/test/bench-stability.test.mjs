@@ -1,0 +1,86 @@
+// The stability summary over several benchmark reports (scripts/bench/stability.mjs), on
+// reports made up here: the figures are chosen so each spread is known.
+import { describe, expect, it } from 'vitest';
+import { formatStability, stability } from '../bench/stability.mjs';
+
+const round = (cpuPerRequestUs, machine) => ({
+  cpuPerRequestUs,
+  machineUs: { before: machine, after: machine },
+  cpuPerRequestUnits: cpuPerRequestUs / machine,
+});
+
+const report = (date, oursRounds, naiveRounds) => ({
+  meta: { date },
+  machine: { windows: 4, medianUs: 10, minUs: 10, maxUs: 20, changed: 1 },
+  rows: [
+    {
+      database: 'sqlite',
+      scenario: 'list-20',
+      title: 'GET /v1/pets?limit=20',
+      target: 'ours',
+      rounds: oursRounds,
+    },
+    {
+      database: 'sqlite',
+      scenario: 'list-20',
+      title: 'GET /v1/pets?limit=20',
+      target: 'naive',
+      rounds: naiveRounds,
+    },
+  ],
+});
+
+describe('bench stability', () => {
+  // Ours doubles its CPU per request in the second run while the core is half as fast: the
+  // raw spread is large, the spread in probe units nil. The naive stack moves 10 % on a steady core.
+  const reports = [
+    report(
+      '2026-11-26T01:00:00.000Z',
+      [round(100, 10), round(100, 10)],
+      [round(100, 10), round(105, 10)],
+    ),
+    report(
+      '2026-11-26T02:00:00.000Z',
+      [round(200, 20), round(200, 20)],
+      [round(110, 10), round(100, 10)],
+    ),
+  ];
+
+  it('gives each figure its range over every round of every run, its spread and each run’s median', () => {
+    const [ours, naive] = stability(reports);
+    expect(ours).toMatchObject({
+      target: 'ours',
+      rounds: 4,
+      cpu: { low: 100, high: 200, spread: 100 / 150, runMedians: [100, 200] },
+      units: { low: 10, high: 10, spread: 0 },
+      // On the fast core (probes within 10 % of the fastest, 10 µs): the first run's rounds only.
+      fastRounds: 2,
+      fast: { low: 100, high: 100, spread: 0, runMedians: [100, null] },
+      stable: false,
+    });
+    expect(naive).toMatchObject({
+      target: 'naive',
+      cpu: { low: 100, high: 110, spread: 10 / 102.5, runMedians: [102.5, 105] },
+      fastRounds: 4,
+      stable: true,
+    });
+  });
+
+  it('leaves out a row that a report lacks', () => {
+    const partial = { ...reports[1], rows: reports[1].rows.slice(0, 1) };
+    expect(stability([reports[0], partial]).map((row) => row.target)).toEqual(['ours']);
+  });
+
+  it('prints a Markdown table marking the spreads above 15 %, and each run’s probe', () => {
+    const text = formatStability(reports, stability(reports));
+    expect(text).toContain(
+      '| sqlite | GET /v1/pets?limit=20 | ours | 4 | 100–200 µs | 67 % ✗ | 100, 200 µs | 10.0–10.0 | 0 % | 2 | 100–100 µs | 0 % |',
+    );
+    expect(text).toContain(
+      '| sqlite | GET /v1/pets?limit=20 | naive | 4 | 100–110 µs | 10 % | 103, 105 µs |',
+    );
+    expect(text).toContain(
+      'Run 2: probe 10.00–20.00 µs per unit (median 10.00); moved > 10 % within 1 of 4 windows',
+    );
+  });
+});
