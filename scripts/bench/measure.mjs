@@ -67,8 +67,8 @@ export function load({ port, requests, connections, seconds }) {
  * reset just before it, so it is this run's peak. CPU per request is the server's utime +
  * stime over the measured interval divided by the requests answered in it. The machine probe
  * runs on the server's core (idle then) right before and right after the measured run: CPU
- * per request divided by its mean is the request's cost in probe units, which the core's own
- * changes of speed leave out (machine-probe.mjs).
+ * per request divided by the mean of the two probes is the request's cost in probe units,
+ * which the core's own changes of speed leave out (machine-probe.mjs).
  */
 export async function measure({ target, scenario, apiKey, connections, duration, warmUp, pinned }) {
   const requests = [requestFor(scenario, apiKey)];
