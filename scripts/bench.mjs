@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { BenchError } from './bench/errors.mjs';
 import { runBench } from './bench/run.mjs';
 import { scenarioNames, scenarios } from './bench/scenarios.mjs';
+import { STEADY_SECONDS } from './bench/steady-core.mjs';
 import { targetNames } from './bench/targets.mjs';
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -20,6 +21,8 @@ const help = `usage: npm run bench -- [options]
   --scenarios A,B     a subset of: ${scenarioNames.join(', ')}
   --targets A,B       a subset of: ${targetNames.join(', ')} (default all)
   --starts N          start-ups timed per target (default 3)
+  --steady S          seconds per window for waiting for the fast core and re-running a
+                      window the core slowed during (default 60; 0: measure at once)
   --soak S            instead of the comparison: S seconds of mixed load on our server,
                       sampling its RSS (e.g. 300)
   --pool-size N       DATABASE_POOL_SIZE for our server
@@ -39,6 +42,7 @@ try {
       scenarios: { type: 'string', default: scenarioNames.join(',') },
       targets: { type: 'string', default: targetNames.join(',') },
       starts: { type: 'string', default: '3' },
+      steady: { type: 'string', default: String(STEADY_SECONDS) },
       soak: { type: 'string', default: '0' },
       'pool-size': { type: 'string' },
       'log-level': { type: 'string', default: 'info' },
@@ -67,6 +71,7 @@ const options = {
   // Canonical order: ours first, so each round starts with it and baselines are checked against it.
   targets: subset('targets', values.targets, targetNames),
   starts: whole('starts', values.starts, 1),
+  steady: whole('steady', values.steady, 0),
   soak: whole('soak', values.soak, 0),
   poolSize:
     values['pool-size'] === undefined ? undefined : whole('pool-size', values['pool-size'], 1),

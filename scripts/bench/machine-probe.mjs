@@ -5,7 +5,7 @@
 // like this one, one per core, ran side by side for a minute; one stayed at 12.4–14.3 µs per
 // unit while the other went from 12.6–13.2 to 18.2–20.0 µs for 26 s. The harness runs the
 // probe on the server's core right before and right after each measured window, so a window's
-// CPU per request can be read beside the speed of the core it ran on.
+// CPU per request can be read beside the speed of the core it ran on (steady-core.mjs).
 //
 // Run as a program (`node machine-probe.mjs <ms>`), it works for about that long and prints
 // its microseconds of CPU per unit.
@@ -13,20 +13,22 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { SERVER_CORE } from './processes.mjs';
 
 const self = fileURLToPath(import.meta.url);
 
 /** Milliseconds of work per probe: long enough for a stable figure, short beside a window. */
 export const PROBE_MS = 400;
 
-/** CPU microseconds per unit of work on the server's core (unpinned when `pinned` is false). */
-export async function probeMachine({ pinned, ms = PROBE_MS }) {
+/** CPU microseconds per unit of work on `core` (unpinned when `pinned` is false). */
+export async function probeMachine({ pinned, core, ms = PROBE_MS }) {
   const node = [process.execPath, self, String(ms)];
-  const command = pinned ? ['taskset', '-c', String(SERVER_CORE), ...node] : node;
+  const command = pinned ? ['taskset', '-c', String(core), ...node] : node;
   const { stdout } = await promisify(execFile)(command[0], command.slice(1));
   return Number(stdout.trim());
 }
+
+/** A window's probe figure: the mean of the probes before and after it (µs per unit). */
+export const probeMean = ({ before, after }) => (before + after) / 2;
 
 const page = Array.from({ length: 20 }, (_, index) => ({
   id: index + 1,

@@ -1,13 +1,13 @@
-// One measured interval: autocannon in this process (pinned to the harness core) loads a
+// One measured window: autocannon in this process (pinned to the harness core) loads a
 // target while /proc tells what the target process spent.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
-import { probeMachine } from './machine-probe.mjs';
-import { HARNESS_CORE, SERVER_CORE } from './processes.mjs';
+import { probeMean } from './machine-probe.mjs';
 import { expectedStatuses } from './scenarios.mjs';
+import { onSteadyCore } from './steady-core.mjs';
 
 /** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, usually 100). */
 const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
@@ -63,17 +63,35 @@ export function load({ port, requests, connections, seconds }) {
 }
 
 /**
- * A warm-up (not reported: JIT, caches, connections), then the measured run. Peak RSS is
- * reset just before it, so it is this run's peak. CPU per request is the server's utime +
- * stime over the measured interval divided by the requests answered in it. The machine probe
- * runs on the server's core (idle then) right before and right after the measured run: CPU
- * per request divided by the mean of the two probes is the request's cost in probe units,
- * which the core's own changes of speed leave out (machine-probe.mjs).
+ * One measured window of `scenario` on `target`, on the fast core as `gate` allows
+ * (steady-core.mjs): a warm-up (not reported: JIT, caches, connections), then the measured
+ * run. Peak RSS is reset just before it, so it is this run's peak. CPU per request is the
+ * server's utime + stime over the measured interval divided by the requests answered in it.
+ * The machine probe runs on the server's core (idle then) right before and right after the
+ * measured run: CPU per request divided by the mean of the two probes is the request's cost in
+ * probe units, which the core's own changes of speed leave out (machine-probe.mjs).
  */
-export async function measure({ target, scenario, apiKey, connections, duration, warmUp, pinned }) {
+export function measure({ gate, target, scenario, apiKey, connections, duration, warmUp }) {
   const requests = [requestFor(scenario, apiKey)];
-  if (warmUp > 0) await load({ port: target.port, requests, connections, seconds: warmUp });
-  const machineBefore = await probeMachine({ pinned });
+  return onSteadyCore(gate, {
+    warmUp: async () => {
+      if (warmUp > 0) await load({ port: target.port, requests, connections, seconds: warmUp });
+    },
+    attempt: (machineBefore) =>
+      measureWindow({ gate, target, scenario, requests, connections, duration, machineBefore }),
+  });
+}
+
+async function measureWindow({
+  gate,
+  target,
+  scenario,
+  requests,
+  connections,
+  duration,
+  machineBefore,
+}) {
+  const { pinned, serverCore, harnessCore } = gate;
   resetPeakRss(target.pid);
   const cpuBefore = cpuSeconds(target.pid);
   const harnessBefore = process.cpuUsage();
@@ -86,9 +104,9 @@ export async function measure({ target, scenario, apiKey, connections, duration,
   const harnessCpuShare = (user + system) / 1e6 / wallSeconds;
   const coresBusy = busyShares(coresBefore, coreTimes());
   const answered = result.requests.total;
-  const machineAfter = await probeMachine({ pinned });
+  const machineAfter = await gate.read();
   const cpuPerRequestUs = answered > 0 ? (cpu / answered) * 1e6 : null;
-  const machineUs = (machineBefore + machineAfter) / 2;
+  const machineUs = { before: machineBefore, after: machineAfter };
   return {
     reqPerSec: answered / result.duration,
     p50Ms: result.latency.p50,
@@ -97,13 +115,14 @@ export async function measure({ target, scenario, apiKey, connections, duration,
     p99Ms: result.latency.p99,
     cpuPerRequestUs,
     // The core's speed: CPU µs per probe unit before and after, and CPU per request in units.
-    machineUs: { before: machineBefore, after: machineAfter },
-    cpuPerRequestUnits: cpuPerRequestUs === null ? null : cpuPerRequestUs / machineUs,
+    machineUs,
+    serverCore: pinned ? serverCore : null,
+    cpuPerRequestUnits: cpuPerRequestUs === null ? null : cpuPerRequestUs / probeMean(machineUs),
     cpuShare: cpu / wallSeconds,
     harnessCpuShare,
     // What other processes took of the server's core and of the harness's core meanwhile.
-    othersOnServerCore: pinned ? coresBusy[SERVER_CORE] - cpu / wallSeconds : null,
-    othersOnHarnessCore: pinned ? coresBusy[HARNESS_CORE] - harnessCpuShare : null,
+    othersOnServerCore: pinned ? coresBusy[serverCore] - cpu / wallSeconds : null,
+    othersOnHarnessCore: pinned ? coresBusy[harnessCore] - harnessCpuShare : null,
     peakRssMiB: memory(target.pid).peakMiB,
     requests: answered,
     statuses: Object.fromEntries(

@@ -1,5 +1,7 @@
 // Medians over rounds, ratios of our server to each baseline, and the printed tables.
+import { probeMean } from './machine-probe.mjs';
 import { REFERENCE, scenarios } from './scenarios.mjs';
+import { FAST_CORE } from './steady-core.mjs';
 import { targetFor } from './targets.mjs';
 
 /** What the team optimises for: list and create at least this many times the naive stack. */
@@ -27,9 +29,6 @@ function spreadOf(values) {
   if (values.some((v) => v === null || !Number.isFinite(v))) return null;
   return (Math.max(...values) - Math.min(...values)) / median(values);
 }
-
-/** A window's machine probe: the mean of its before and after figures (µs per unit). */
-const machineOf = (round) => (round.machineUs.before + round.machineUs.after) / 2;
 
 /**
  * One row per database, scenario and target: its rounds, their medians (peak RSS: the
@@ -61,7 +60,7 @@ export function summarise(measurements) {
         p99Ms: median(pick('p99Ms')),
         cpuPerRequestUs: median(pick('cpuPerRequestUs')),
         cpuPerRequestUnits: median(pick('cpuPerRequestUnits')),
-        machineUs: median(rounds.map(machineOf)),
+        machineUs: median(rounds.map((round) => probeMean(round.machineUs))),
         cpuShare: median(pick('cpuShare')),
         peakRssMiB: Math.max(...pick('peakRssMiB')),
         harnessCpuShare: median(pick('harnessCpuShare')),
@@ -155,10 +154,11 @@ export function scale(rows) {
 /** Above this change between a window's two probes, the core's speed changed during it. */
 export const MACHINE_CHANGE = 0.1;
 
-/** What the machine probe saw over the run: the core's speed and how often it changed. */
+/** What the machine probe saw over the run: the core's speed, how often it changed, and the gate's work. */
 export function machineSummary(rows) {
   const windows = rows.flatMap((row) => row.rounds);
   const probes = windows.flatMap((round) => [round.machineUs.before, round.machineUs.after]);
+  const minUs = Math.min(...probes);
   const changed = windows.filter(
     ({ machineUs: { before, after } }) =>
       Math.abs(after - before) / Math.min(before, after) > MACHINE_CHANGE,
@@ -166,19 +166,36 @@ export function machineSummary(rows) {
   return {
     windows: windows.length,
     medianUs: median(probes),
-    minUs: Math.min(...probes),
+    minUs,
     maxUs: Math.max(...probes),
     changed,
+    // The steady-core gate (steady-core.mjs): windows measured again, seconds spent waiting for
+    // the fast core, windows kept when its budget ran out, and windows whose two probes were
+    // within FAST_CORE of the run's fastest probe (judged at the end, against the whole run).
+    reruns: windows.reduce((sum, round) => sum + (round.attempts ?? 1) - 1, 0),
+    waitedSeconds: windows.reduce((sum, round) => sum + (round.waitedSeconds ?? 0), 0),
+    keptUnsteady: windows.filter((round) => round.steady === false).length,
+    onFastCore: windows.filter(
+      ({ machineUs: { before, after } }) => Math.max(before, after) <= minUs * (1 + FAST_CORE),
+    ).length,
   };
 }
 
-function machineLine(rows) {
-  const m = machineSummary(rows);
+function machineLine(m, steadySeconds) {
   return (
     `Machine probe on the server's core, before and after each window: ${num(m.minUs, 2)}–${num(m.maxUs, 2)} µs ` +
     `per unit (median ${num(m.medianUs, 2)}, ${times(m.maxUs / m.minUs)} from fastest to slowest); it moved by more than ` +
-    `${MACHINE_CHANGE * 100} % within ${m.changed} of ${m.windows} windows. Probe units per request = CPU per request ÷ the ` +
-    "window's probe: a request's cost with the core's own changes of speed left out."
+    `${MACHINE_CHANGE * 100} % within ${m.changed} of ${m.windows} windows. ` +
+    (steadySeconds > 0
+      ? `Steady core (--steady ${steadySeconds}): ${m.reruns} attempts measured again, ${num(m.waitedSeconds)} s waiting for the fast core` +
+        (m.moves === undefined
+          ? ''
+          : ` (the server and the harness swapped cores ${m.moves} times)`) +
+        ', ' +
+        `${m.keptUnsteady} windows kept off it when the budget ran out. `
+      : 'Steady core off (--steady 0): every window kept as measured. ') +
+    `${m.onFastCore} of ${m.windows} windows had both probes within ${FAST_CORE * 100} % of the run's fastest. ` +
+    "Probe units per request = CPU per request ÷ the window's probe: a request's cost with the core's own changes of speed left out."
   );
 }
 
@@ -256,7 +273,7 @@ export function formatReport(report) {
         'the database, the load generator or other processes) and its req/s understates it; req/CPU-s compares ' +
         `what each request costs.${others}`,
       '',
-      machineLine(rows),
+      machineLine(report.machine ?? machineSummary(rows), meta.steady),
     );
   }
   if (report.goal.length > 0) lines.push('');

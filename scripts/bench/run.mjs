@@ -14,6 +14,7 @@ import { startOtlpSink } from './otlp-sink.mjs';
 import { HARNESS_CORE, SERVER_CORE, startProcess } from './processes.mjs';
 import { formatReport, goal, machineSummary, median, scale, summarise } from './report.mjs';
 import { soak } from './soak.mjs';
+import { createCoreGate } from './steady-core.mjs';
 import { REFERENCE, scenarioFor } from './scenarios.mjs';
 import { targetFor } from './targets.mjs';
 import { verify } from './verify.mjs';
@@ -37,7 +38,8 @@ export async function runBench(options) {
       cores,
       pinned,
       pinning: pinned
-        ? `server on core ${SERVER_CORE}, harness and autocannon on core ${HARNESS_CORE}`
+        ? `server on core ${SERVER_CORE}, harness and autocannon on core ${HARNESS_CORE}` +
+          (options.steady > 0 ? " (swapped while only the server's core is slow)" : '')
         : 'not pinned (needs 2 cores and taskset): expect noisier numbers',
       loadAverage: { start: loadAverage(), end: null },
       ...options,
@@ -55,7 +57,9 @@ export async function runBench(options) {
   // The traced target's spans go to a sink in this process (started after pinning, so on the
   // harness core).
   const sink = options.targets.includes('ours-traced') ? await startOtlpSink() : undefined;
-  const context = { options: { ...options, otlpSink: sink?.url }, pinned, dir };
+  // One gate for the whole run: its fastest probe is the run's (steady-core.mjs).
+  const gate = createCoreGate({ pinned, seconds: options.steady });
+  const context = { options: { ...options, otlpSink: sink?.url }, pinned, dir, gate };
   const measurements = [];
   try {
     for (const database of options.databases) {
@@ -76,7 +80,8 @@ export async function runBench(options) {
   report.rows = summarise(measurements);
   report.goal = goal(report.rows);
   report.scale = scale(report.rows);
-  report.machine = report.rows.length > 0 ? machineSummary(report.rows) : null;
+  report.machine =
+    report.rows.length > 0 ? { ...machineSummary(report.rows), moves: gate.moves } : null;
   console.log(formatReport(report));
   if (options.json) writeFileSync(options.json, `${JSON.stringify(report, null, 2)}\n`);
   const bad = report.rows.filter((row) => row.unexpected + row.errors > 0);
@@ -151,7 +156,9 @@ async function alternate(database, scenarios, store, reference, context) {
         running.push(await start(REFERENCE, { store: reference, pets: reference.pets }, context));
       }
     }
+    context.gate.follow(running.map((target) => target.pid));
     await verify(running, scenarios);
+    await context.gate.calibrate();
     const results = [];
     for (const scenario of scenarios) {
       for (let round = 1; round <= options.rounds; round += 1) {
@@ -161,7 +168,7 @@ async function alternate(database, scenarios, store, reference, context) {
             scenario: scenarioFor(scenario, target.name),
             apiKey: target.apiKey,
             ...options,
-            pinned: context.pinned,
+            gate: context.gate,
           });
           results.push({
             database,
@@ -172,7 +179,14 @@ async function alternate(database, scenarios, store, reference, context) {
           });
           progress(
             `[${database}] ${scenario.name} round ${round}/${options.rounds} ${target.name}: ` +
-              `${Math.round(result.reqPerSec)} req/s, p99 ${result.p99Ms} ms`,
+              `${Math.round(result.reqPerSec)} req/s, ${Math.round(result.cpuPerRequestUs)} µs CPU/req, ` +
+              `p99 ${result.p99Ms} ms, probe ${result.machineUs.before.toFixed(2)}/${result.machineUs.after.toFixed(2)} µs` +
+              (result.attempts > 1 || result.waitedSeconds >= 1
+                ? `, attempt ${result.attempts} after ${Math.round(result.waitedSeconds)} s waiting for the fast core`
+                : '') +
+              (result.steady || options.steady === 0
+                ? ''
+                : ' (kept off the fast core: budget spent)'),
           );
         }
       }
@@ -180,6 +194,7 @@ async function alternate(database, scenarios, store, reference, context) {
     return results;
   } finally {
     for (const target of running) await target.stop();
+    await context.gate.release();
   }
 }
 

@@ -11,12 +11,10 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { median } from './report.mjs';
+import { FAST_CORE } from './steady-core.mjs';
 
 /** The aim: CPU per request within this share of its median across rounds and runs. */
 export const STABLE_WITHIN = 0.15;
-
-/** A window ran on the fast core when both its probes are within this share of the fastest. */
-export const FAST_CORE = 0.1;
 
 /** Lowest, highest, their spread ÷ median, and each run's median, of one figure. */
 function figure(runs, pick) {

@@ -11,7 +11,10 @@ import { root, serverRequire } from '../bench/paths.mjs';
 
 const run = promisify(execFile);
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const short = ['--duration', '1', '--warm-up', '0', '--rounds', '1', '--starts', '1'];
+const shortest = ['--duration', '1', '--warm-up', '0', '--rounds', '1', '--starts', '1'];
+// The steady-core gate off (its decisions are unit-tested in bench-steady-core.test.mjs), but in
+// the first case, where it runs for real with a budget of a few seconds per window.
+const short = [...shortest, '--steady', '0'];
 let scratch = '';
 
 beforeAll(async () => {
@@ -51,7 +54,8 @@ const figures = (pinned) => ({
 describe('npm run bench', () => {
   it('reports our server beside the naive stack: start-up, medians, ratios and the goal', async () => {
     const { report } = await bench('sqlite', [
-      ...short,
+      ...shortest,
+      ...['--steady', '3'],
       ...['--scenarios', 'list-20', '--targets', 'naive,ours'],
     ]);
     expect(report.meta).toMatchObject({
@@ -85,8 +89,17 @@ describe('npm run bench', () => {
           statuses: { 200: expect.any(Number) },
           // The machine probe ran on the server's core before and after the window.
           machineUs: { before: expect.any(Number), after: expect.any(Number) },
+          // The steady-core gate's account of the window.
+          steady: expect.any(Boolean),
+          serverCore: report.meta.pinned ? expect.toBeOneOf([0, 1]) : null,
+          attempts: expect.any(Number),
+          waitedSeconds: expect.any(Number),
+          discarded: expect.any(Array),
         }),
       ]);
+      // Within its budget of 3 s, with at most one more attempt begun before it ran out.
+      expect(row.rounds[0].attempts).toBe(row.rounds[0].discarded.length + 1);
+      expect(row.rounds[0].waitedSeconds).toBeLessThan(10);
       expect(row.rounds[0].cpuPerRequestUnits).toBeCloseTo(
         row.rounds[0].cpuPerRequestUs /
           ((row.rounds[0].machineUs.before + row.rounds[0].machineUs.after) / 2),
@@ -99,6 +112,11 @@ describe('npm run bench', () => {
       minUs: expect.any(Number),
       maxUs: expect.any(Number),
       changed: expect.any(Number),
+      reruns: expect.any(Number),
+      waitedSeconds: expect.any(Number),
+      keptUnsteady: expect.any(Number),
+      onFastCore: expect.any(Number),
+      moves: expect.any(Number),
     });
     expect(report.machine.minUs).toBeGreaterThan(0);
     expect(report.rows[0].vsOurs).toBeNull();

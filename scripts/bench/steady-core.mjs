@@ -1,0 +1,155 @@
+// Measuring on a steady core. A core of this kind of machine (a shared virtual machine)
+// changes speed by itself, for tens of seconds at a time (machine-probe.mjs); a window measured
+// while it was slow, or while it changed speed, costs up to twice as much CPU per request as
+// the same window on the fast core, for every target alike. So the harness measures only on
+// the fast core, within a budget of time per window:
+//
+// - before each attempt it probes the server's core until a probe is within FAST_CORE of the
+//   fastest probe of the run so far; while the server's core is slow it also probes the other
+//   core and, when that one is fast, moves the server there and the harness to the slow one
+//   (either core slows by itself, seldom both at once);
+// - after the warm-up, it probes again and, if the core has slowed, starts over;
+// - after the measured run, it probes again and re-runs the window unless both probes around it
+//   were fast.
+//
+// When the budget is spent, the attempt under way is kept and marked `steady: false`.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { probeMachine } from './machine-probe.mjs';
+import { HARNESS_CORE, SERVER_CORE } from './processes.mjs';
+
+/** A probe within this share of the fastest probe of the run is the fast core. */
+export const FAST_CORE = 0.1;
+
+/** Default seconds per window for waiting and re-runs (`--steady`). */
+export const STEADY_SECONDS = 60;
+
+/** Probes taken at the start of a run so the first windows have a fastest probe to meet. */
+const CALIBRATION_PROBES = 5;
+
+/** Moves every thread of process `pid` to `core`. */
+async function pinTo(pid, core) {
+  await promisify(execFile)('taskset', ['-a', '-cp', String(core), String(pid)]);
+}
+
+/**
+ * The core gate of one run: every probe goes through it, and it keeps the fastest. It knows
+ * which core the server has (`serverCore`) and the processes under test (`follow`), so it can
+ * swap the cores of the server and the harness. `probe(core)` (for tests) replaces the machine
+ * probe, `pin(pid, core)` the re-pinning, `now` the clock.
+ */
+export function createCoreGate({
+  pinned,
+  seconds = STEADY_SECONDS,
+  probe = (core) => probeMachine({ pinned, core }),
+  pin = pinTo,
+  now = () => performance.now(),
+}) {
+  let fastest = Infinity;
+  let probes = 0;
+  let serverCore = SERVER_CORE;
+  let pids = [];
+  let moves = 0;
+  const probeCore = async (core) => {
+    const us = await probe(core);
+    probes += 1;
+    fastest = Math.min(fastest, us);
+    return us;
+  };
+  const isFast = (us) => us <= fastest * (1 + FAST_CORE);
+  const otherCore = () => (serverCore === SERVER_CORE ? HARNESS_CORE : SERVER_CORE);
+  const moveServer = async () => {
+    const harnessCore = serverCore;
+    serverCore = otherCore();
+    for (const pid of pids) await pin(pid, serverCore);
+    await pin(process.pid, harnessCore);
+    moves += 1;
+  };
+  return {
+    pinned,
+    seconds,
+    isFast,
+    /** The machine probe on the server's core. */
+    read: () => probeCore(serverCore),
+    get fastest() {
+      return fastest;
+    },
+    get probes() {
+      return probes;
+    },
+    get serverCore() {
+      return serverCore;
+    },
+    get harnessCore() {
+      return otherCore();
+    },
+    /** Times the server and the harness swapped cores. */
+    get moves() {
+      return moves;
+    },
+    /** The processes under test, just started on SERVER_CORE (where `release` leaves the server). */
+    follow(targetPids) {
+      pids = targetPids;
+    },
+    /** Once the processes under test are stopped: the harness back on HARNESS_CORE. */
+    async release() {
+      pids = [];
+      if (serverCore !== SERVER_CORE) {
+        await pin(process.pid, HARNESS_CORE);
+        serverCore = SERVER_CORE;
+      }
+    },
+    /** A few probes before the first window (skipped when the gate is off). */
+    async calibrate() {
+      if (seconds === 0) return;
+      for (let i = 0; i < CALIBRATION_PROBES; i += 1) await probeCore(serverCore);
+    },
+    /**
+     * Probes until the server's core is fast (moving the server to the other core when that one
+     * is fast instead) or `deadline` (a `now()` reading) has passed. Nothing when the gate is off.
+     */
+    async waitForFast(deadline) {
+      if (seconds === 0) return;
+      for (;;) {
+        if (isFast(await probeCore(serverCore))) return;
+        if (pinned && isFast(await probeCore(otherCore()))) {
+          await moveServer();
+          return;
+        }
+        if (now() >= deadline) return;
+      }
+    },
+    now,
+  };
+}
+
+/**
+ * Runs `attempt(before)` on the fast core as the gate's budget allows. `warmUp()` runs before
+ * each attempt's probe; `attempt(before)` measures and resolves to a window whose `machineUs`
+ * holds that probe and the one after. Resolves to the kept window with `steady` (both of its
+ * probes on the fast core), `attempts`, `waitedSeconds` (probing for a fast core) and
+ * `discarded` (what the attempts not kept measured).
+ */
+export async function onSteadyCore(gate, { warmUp, attempt }) {
+  const deadline = gate.now() + gate.seconds * 1000;
+  const discarded = [];
+  let waitedMs = 0;
+  for (let attempts = 1; ; attempts += 1) {
+    const waitStarted = gate.now();
+    await gate.waitForFast(deadline);
+    waitedMs += gate.now() - waitStarted;
+    await warmUp();
+    const before = await gate.read();
+    const inBudget = gate.now() < deadline;
+    if (!gate.isFast(before) && inBudget) {
+      discarded.push({ machineUs: { before } });
+      continue;
+    }
+    const window = await attempt(before);
+    const steady = gate.isFast(window.machineUs.before) && gate.isFast(window.machineUs.after);
+    if (steady || gate.now() >= deadline) {
+      return { ...window, steady, attempts, waitedSeconds: waitedMs / 1000, discarded };
+    }
+    discarded.push({ cpuPerRequestUs: window.cpuPerRequestUs, machineUs: window.machineUs });
+  }
+}

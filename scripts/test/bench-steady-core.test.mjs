@@ -1,0 +1,135 @@
+// The steady-core gate of the benchmark (scripts/bench/steady-core.mjs) on a made-up core:
+// the probe's figures and the clock are scripted, so each decision is known.
+import { describe, expect, it } from 'vitest';
+import { createCoreGate, onSteadyCore } from '../bench/steady-core.mjs';
+
+/**
+ * A gate whose probes of core 0 read `speeds` in turn and those of core 1 `other` (the last
+ * figure of each repeats; by default core 1 is always slow), each probe taking 0.5 s of a fake
+ * clock; a window takes 10 s and a warm-up 3 s, and its CPU per request is ten times the probe
+ * before it. `pins` records the re-pinning.
+ */
+function scripted(speeds, { seconds = 60, other = [1000] } = {}) {
+  let clock = 0;
+  const read = [0, 0];
+  const pins = [];
+  const gate = createCoreGate({
+    pinned: true,
+    seconds,
+    probe: async (core) => {
+      clock += 500;
+      const figures = core === 0 ? speeds : other;
+      const us = figures[Math.min(read[core], figures.length - 1)];
+      read[core] += 1;
+      return us;
+    },
+    pin: async (pid, core) => {
+      pins.push([pid, core]);
+    },
+    now: () => clock,
+  });
+  const window = () =>
+    onSteadyCore(gate, {
+      warmUp: async () => {
+        clock += 3000;
+      },
+      attempt: async (before) => {
+        clock += 10_000;
+        const after = await gate.read();
+        return { cpuPerRequestUs: 10 * before, machineUs: { before, after } };
+      },
+    });
+  return { gate, window, pins, probesRead: () => read[0] + read[1] };
+}
+
+describe('bench steady core', () => {
+  it('measures at once on a fast core: one attempt, nothing waited or discarded', async () => {
+    const { gate, window } = scripted([10]);
+    await gate.calibrate();
+    expect(gate.fastest).toBe(10);
+    expect(await window()).toEqual({
+      cpuPerRequestUs: 100,
+      machineUs: { before: 10, after: 10 },
+      steady: true,
+      attempts: 1,
+      waitedSeconds: 0.5, // the one probe that found the core fast
+      discarded: [],
+    });
+  });
+
+  it('waits for the core to be within 10 % of the fastest probe before the warm-up', async () => {
+    // Calibration finds 10; then three slow probes, then 10.9 (within 10 %).
+    const { gate, window } = scripted([10, 10, 10, 10, 10, 15, 15, 15, 10.9]);
+    await gate.calibrate();
+    const kept = await window();
+    expect(kept).toMatchObject({ steady: true, attempts: 1, discarded: [] });
+    expect(kept.machineUs).toEqual({ before: 10.9, after: 10.9 });
+    expect(kept.waitedSeconds).toBe(3.5); // three slow probes, each with one of the slow core 1, then a fast one
+  });
+
+  it('measures a window again when the core slowed during it, and keeps the steady one', async () => {
+    // Before fast, after slow: discarded. Then fast around the second attempt.
+    const { window } = scripted([10, 10, 16, 10, 10, 10]);
+    const kept = await window();
+    expect(kept).toMatchObject({ steady: true, attempts: 2, machineUs: { before: 10, after: 10 } });
+    expect(kept.discarded).toEqual([
+      { cpuPerRequestUs: 100, machineUs: { before: 10, after: 16 } },
+    ]);
+  });
+
+  it('starts over without measuring when the core slowed during the warm-up', async () => {
+    // Wait: 10. After the warm-up: 14 (slow), discarded before any load. Then fast.
+    const { window } = scripted([10, 14, 10, 10, 10]);
+    const kept = await window();
+    expect(kept).toMatchObject({ steady: true, attempts: 2 });
+    expect(kept.discarded).toEqual([{ machineUs: { before: 14 } }]);
+  });
+
+  it('keeps the attempt under way, marked unsteady, once the budget is spent', async () => {
+    // Fastest 10 from calibration, then the core stays slow: the wait ends at the budget (20 s),
+    // and the attempt after it is kept.
+    const { gate, window } = scripted([10, 10, 10, 10, 10, 20], { seconds: 20 });
+    await gate.calibrate();
+    const kept = await window();
+    expect(kept).toMatchObject({
+      steady: false,
+      attempts: 1,
+      machineUs: { before: 20, after: 20 },
+    });
+    expect(kept.waitedSeconds).toBe(20); // 20 rounds of a probe of each core
+  });
+
+  it('moves the server to the other core when only its own is slow, and the harness to the slow one', async () => {
+    // Core 0 fast at calibration, then slow; core 1 fast.
+    const { gate, window, pins } = scripted([10, 10, 10, 10, 10, 16], { other: [10.5] });
+    gate.follow([101, 102]);
+    await gate.calibrate();
+    const kept = await window();
+    expect(kept).toMatchObject({
+      steady: true,
+      attempts: 1,
+      machineUs: { before: 10.5, after: 10.5 },
+    });
+    expect(gate.serverCore).toBe(1);
+    expect(gate.harnessCore).toBe(0);
+    expect(gate.moves).toBe(1);
+    expect(pins).toEqual([
+      [101, 1],
+      [102, 1],
+      [process.pid, 0],
+    ]);
+    // Once the targets are stopped, the harness goes back to its core for the next data set.
+    await gate.release();
+    expect(gate.serverCore).toBe(0);
+    expect(pins.at(-1)).toEqual([process.pid, 1]);
+  });
+
+  it('with --steady 0 measures once and never waits or calibrates', async () => {
+    const { gate, window, probesRead } = scripted([10, 20], { seconds: 0 });
+    await gate.calibrate();
+    expect(probesRead()).toBe(0);
+    const kept = await window();
+    expect(kept).toMatchObject({ attempts: 1, waitedSeconds: 0, steady: false, discarded: [] });
+    expect(probesRead()).toBe(2); // only the probes around the window
+  });
+});
