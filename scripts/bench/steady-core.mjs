@@ -7,7 +7,7 @@
 // - before each attempt it probes the server's core until a probe is within FAST_CORE of the
 //   fastest probe of the run so far; while the server's core is slow it also probes the other
 //   core and, when that one is fast, moves the server there and the harness to the slow one
-//   (either core slows by itself, seldom both at once);
+//   (either core slows by itself; the deep slowdowns seldom come to both at once);
 // - after the warm-up, it probes again and, if the core has slowed, starts over;
 // - after the measured run, it probes again and re-runs the window unless both probes around it
 //   were fast.
