@@ -9,8 +9,9 @@
 //
 // Run as a program (`node machine-probe.mjs <ms>`), it works for about that long and prints
 // its microseconds of CPU per unit.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -43,11 +44,21 @@ function unit() {
   return createHash('sha1').update(text).update(String(parsed.length)).digest('hex').length;
 }
 
-function work(ms) {
-  // A tenth of the time unmeasured first, so the figure is of optimised code.
-  const warmUntil = performance.now() + ms / 10;
+/**
+ * Units of work for `ms` of wall time after a warm-up; resolves to CPU µs per unit. `during`: a
+ * short warm-up at normal priority, then the lowest priority (nice 19) and a "ready" line, so
+ * the probe can run beside a loaded server on its core, taking what the scheduler leaves it
+ * (about 1.5 % of the core beside a busy process) and timing its units by its own CPU time.
+ */
+function work(ms, during) {
+  // Unmeasured first, so the figure is of optimised code.
+  const warmUntil = performance.now() + (during ? DURING_WARM_UP_MS : ms / 10);
   let sink = 0;
   while (performance.now() < warmUntil) sink += unit();
+  if (during) {
+    setPriority(19);
+    process.stdout.write('ready\n'); // synchronous on a pipe (Linux)
+  }
   const startCpu = process.cpuUsage();
   const until = performance.now() + ms;
   let units = 0;
@@ -60,6 +71,47 @@ function work(ms) {
   return (user + system) / units;
 }
 
+/** Warm-up of a probe that runs during a window: short, as the load waits for it. */
+const DURING_WARM_UP_MS = 40;
+
+/**
+ * A probe at the lowest priority on `core` for the `ms` of a measured window: `ready` resolves
+ * once it is warmed up and reniced (start the load then), `done` to its CPU µs per unit. It
+ * tells whether the core changed speed during the window, which the probes before and after
+ * cannot.
+ */
+export function probeDuring({ core, ms }) {
+  const child = spawn(
+    'taskset',
+    ['-c', String(core), process.execPath, self, String(ms), 'during'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  child.stdout.setEncoding('utf8');
+  let out = '';
+  const exited = new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`machine probe (during) exited with ${code}`)),
+    );
+  });
+  const ready = new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (out.startsWith('ready\n')) resolve();
+    });
+    exited.then(
+      () => reject(new Error('machine probe (during) ended before it was ready')),
+      reject,
+    );
+  });
+  const done = exited.then(() => Number(out.slice('ready\n'.length).trim()));
+  done.catch(() => {}); // awaited by the caller once the window is measured, unless `ready` failed
+  return { ready, done };
+}
+
 if (process.argv[1] === self) {
-  process.stdout.write(`${work(Number(process.argv[2] ?? PROBE_MS)).toFixed(3)}\n`);
+  const during = process.argv[3] === 'during';
+  process.stdout.write(`${work(Number(process.argv[2] ?? PROBE_MS), during).toFixed(3)}\n`);
 }

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
-import { probeMean } from './machine-probe.mjs';
+import { probeDuring, probeMean } from './machine-probe.mjs';
 import { expectedStatuses } from './scenarios.mjs';
 import { onSteadyCore } from './steady-core.mjs';
 
@@ -92,6 +92,9 @@ async function measureWindow({
   machineBefore,
 }) {
   const { pinned, serverCore, harnessCore } = gate;
+  // The core's speed during the window, from a probe at the lowest priority beside the server.
+  const during = pinned ? probeDuring({ core: serverCore, ms: duration * 1000 }) : undefined;
+  await during?.ready;
   resetPeakRss(target.pid);
   const cpuBefore = cpuSeconds(target.pid);
   const harnessBefore = process.cpuUsage();
@@ -104,9 +107,10 @@ async function measureWindow({
   const harnessCpuShare = (user + system) / 1e6 / wallSeconds;
   const coresBusy = busyShares(coresBefore, coreTimes());
   const answered = result.requests.total;
+  const machineDuring = (await during?.done) ?? null;
   const machineAfter = await gate.read();
   const cpuPerRequestUs = answered > 0 ? (cpu / answered) * 1e6 : null;
-  const machineUs = { before: machineBefore, after: machineAfter };
+  const machineUs = { before: machineBefore, after: machineAfter, during: machineDuring };
   return {
     reqPerSec: answered / result.duration,
     p50Ms: result.latency.p50,

@@ -87,8 +87,13 @@ describe('npm run bench', () => {
         expect.objectContaining({
           round: 1,
           statuses: { 200: expect.any(Number) },
-          // The machine probe ran on the server's core before and after the window.
-          machineUs: { before: expect.any(Number), after: expect.any(Number) },
+          // The machine probe ran on the server's core before and after the window, and at the
+          // lowest priority beside the server during it (when pinned).
+          machineUs: {
+            before: expect.any(Number),
+            after: expect.any(Number),
+            during: report.meta.pinned ? expect.any(Number) : null,
+          },
           // The steady-core gate's account of the window.
           steady: expect.any(Boolean),
           serverCore: report.meta.pinned ? expect.toBeOneOf([0, 1]) : null,
