@@ -5,7 +5,8 @@
 // like this one, one per core, ran side by side for a minute; one stayed at 12.4–14.3 µs per
 // unit while the other went from 12.6–13.2 to 18.2–20.0 µs for 26 s. The harness runs the
 // probe on the server's core right before and right after each measured window, so a window's
-// CPU per request can be read beside the speed of the core it ran on (steady-core.mjs).
+// CPU per request can be read beside the speed of the core it ran on (steady-core.mjs), and
+// one at the lowest priority beside the server during the window (probeDuring).
 //
 // Run as a program (`node machine-probe.mjs <ms>`), it works for about that long and prints
 // its microseconds of CPU per unit.

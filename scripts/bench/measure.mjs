@@ -69,7 +69,8 @@ export function load({ port, requests, connections, seconds }) {
  * server's utime + stime over the measured interval divided by the requests answered in it.
  * The machine probe runs on the server's core (idle then) right before and right after the
  * measured run: CPU per request divided by the mean of the two probes is the request's cost in
- * probe units, which the core's own changes of speed leave out (machine-probe.mjs).
+ * probe units, which the core's own changes of speed leave out (machine-probe.mjs). A third
+ * probe runs during it at the lowest priority (`machineUs.during`, recorded only).
  */
 export function measure({ gate, target, scenario, apiKey, connections, duration, warmUp }) {
   const requests = [requestFor(scenario, apiKey)];
