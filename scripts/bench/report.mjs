@@ -188,9 +188,7 @@ function machineLine(m, steadySeconds) {
     `${MACHINE_CHANGE * 100} % within ${m.changed} of ${m.windows} windows. ` +
     (steadySeconds > 0
       ? `Steady core (--steady ${steadySeconds}): ${m.reruns} attempts measured again, ${num(m.waitedSeconds)} s waiting for the fast core` +
-        (m.moves === undefined
-          ? ''
-          : ` (the server and the harness swapped cores ${m.moves} times)`) +
+        ` (the server and the harness swapped cores ${m.moves} times)` +
         ', ' +
         `${m.keptUnsteady} windows kept off it when the budget ran out. `
       : 'Steady core off (--steady 0): every window kept as measured. ') +
@@ -273,7 +271,7 @@ export function formatReport(report) {
         'the database, the load generator or other processes) and its req/s understates it; req/CPU-s compares ' +
         `what each request costs.${others}`,
       '',
-      machineLine(report.machine ?? machineSummary(rows), meta.steady),
+      machineLine(report.machine, meta.steady),
     );
   }
   if (report.goal.length > 0) lines.push('');

@@ -46,13 +46,11 @@ export function createCoreGate({
   now = () => performance.now(),
 }) {
   let fastest = Infinity;
-  let probes = 0;
   let serverCore = SERVER_CORE;
   let pids = [];
   let moves = 0;
   const probeCore = async (core) => {
     const us = await probe(core);
-    probes += 1;
     fastest = Math.min(fastest, us);
     return us;
   };
@@ -73,9 +71,6 @@ export function createCoreGate({
     read: () => probeCore(serverCore),
     get fastest() {
       return fastest;
-    },
-    get probes() {
-      return probes;
     },
     get serverCore() {
       return serverCore;
