@@ -70,13 +70,11 @@ export function load({ port, requests, connections, seconds }) {
  * The machine probe runs on the server's core (idle then) right before and right after the
  * measured run: CPU per request divided by the mean of the two probes is the request's cost in
  * probe units, which the core's own changes of speed leave out (machine-probe.mjs). A third
- * probe runs during it at the lowest priority (`machineUs.during`), compared by the gate with
- * the lowest of the same scenario and target.
+ * probe runs during it at the lowest priority (`machineUs.during`, recorded only).
  */
 export function measure({ gate, target, scenario, apiKey, connections, duration, warmUp }) {
   const requests = [requestFor(scenario, apiKey)];
   return onSteadyCore(gate, {
-    key: windowKey(scenario.name, target.name),
     warmUp: async () => {
       if (warmUp > 0) await load({ port: target.port, requests, connections, seconds: warmUp });
     },
@@ -84,9 +82,6 @@ export function measure({ gate, target, scenario, apiKey, connections, duration,
       measureWindow({ gate, target, scenario, requests, connections, duration, machineBefore }),
   });
 }
-
-/** What the gate compares a window's probe during it with: its scenario and target. */
-export const windowKey = (scenario, target) => `${scenario} on ${target}`;
 
 async function measureWindow({
   gate,

@@ -169,13 +169,10 @@ export function machineSummary(rows) {
     minUs,
     maxUs: Math.max(...probes),
     changed,
-    // The steady-core gate (steady-core.mjs): windows measured again, of them those measured
-    // again after their scenario's last round (their probe during them read above a later
-    // round's), seconds spent waiting for the fast core, windows kept when its budget ran out,
-    // and windows whose two probes were within FAST_CORE of the run's fastest probe (judged at
-    // the end, against the whole run).
+    // The steady-core gate (steady-core.mjs): windows measured again, seconds spent waiting for
+    // the fast core, windows kept when its budget ran out, and windows whose two probes were
+    // within FAST_CORE of the run's fastest probe (judged at the end, against the whole run).
     reruns: windows.reduce((sum, round) => sum + (round.attempts ?? 1) - 1, 0),
-    remeasuredLate: windows.filter((round) => round.remeasured).length,
     waitedSeconds: windows.reduce((sum, round) => sum + (round.waitedSeconds ?? 0), 0),
     keptUnsteady: windows.filter((round) => round.steady === false).length,
     onFastCore: windows.filter(
@@ -190,9 +187,7 @@ function machineLine(m, steadySeconds) {
     `per unit (median ${num(m.medianUs, 2)}, ${times(m.maxUs / m.minUs)} from fastest to slowest); it moved by more than ` +
     `${MACHINE_CHANGE * 100} % within ${m.changed} of ${m.windows} windows. ` +
     (steadySeconds > 0
-      ? `Steady core (--steady ${steadySeconds}): ${m.reruns} attempts measured again (${m.remeasuredLate} windows after their scenario's last round, ` +
-        "the probe during them above a later round's), " +
-        `${num(m.waitedSeconds)} s waiting for the fast core` +
+      ? `Steady core (--steady ${steadySeconds}): ${m.reruns} attempts measured again, ${num(m.waitedSeconds)} s waiting for the fast core` +
         ` (the server and the harness swapped cores ${m.moves} times)` +
         ', ' +
         `${m.keptUnsteady} windows kept off it when the budget ran out. `

@@ -9,12 +9,12 @@ import { NORMAL_PETS, SCALE_PETS } from './dataset.mjs';
 import { openStore } from './database.mjs';
 import { undoLater, undoOnSignal } from './cleanup.mjs';
 import { BenchError } from './errors.mjs';
-import { measure, windowKey } from './measure.mjs';
+import { measure } from './measure.mjs';
 import { startOtlpSink } from './otlp-sink.mjs';
 import { HARNESS_CORE, SERVER_CORE, startProcess } from './processes.mjs';
 import { formatReport, goal, machineSummary, median, scale, summarise } from './report.mjs';
 import { soak } from './soak.mjs';
-import { createCoreGate, measureAgainIfSlowDuring } from './steady-core.mjs';
+import { createCoreGate } from './steady-core.mjs';
 import { REFERENCE, scenarioFor } from './scenarios.mjs';
 import { targetFor } from './targets.mjs';
 import { verify } from './verify.mjs';
@@ -160,53 +160,45 @@ async function alternate(database, scenarios, store, reference, context) {
     await verify(running, scenarios);
     await context.gate.calibrate();
     const results = [];
-    const measureOn = (target, scenario, round) =>
-      measureRound(database, target, scenario, round, context);
     for (const scenario of scenarios) {
-      const rounds = [];
       for (let round = 1; round <= options.rounds; round += 1) {
-        for (const target of running) rounds.push(await measureOn(target, scenario, round));
+        for (const target of running) {
+          const result = await measure({
+            target,
+            scenario: scenarioFor(scenario, target.name),
+            apiKey: target.apiKey,
+            ...options,
+            gate: context.gate,
+          });
+          results.push({
+            database,
+            scenario: scenario.name,
+            target: target.name,
+            round,
+            ...result,
+          });
+          progress(
+            `[${database}] ${scenario.name} round ${round}/${options.rounds} ${target.name}: ` +
+              `${Math.round(result.reqPerSec)} req/s, ${Math.round(result.cpuPerRequestUs)} µs CPU/req, ` +
+              `p99 ${result.p99Ms} ms, probe ${result.machineUs.before.toFixed(2)}/${result.machineUs.after.toFixed(2)} µs` +
+              (typeof result.machineUs.during === 'number'
+                ? ` (${result.machineUs.during.toFixed(2)} during)`
+                : '') +
+              (result.attempts > 1 || result.waitedSeconds >= 1
+                ? `, attempt ${result.attempts} after ${Math.round(result.waitedSeconds)} s waiting for the fast core`
+                : '') +
+              (result.steady || options.steady === 0
+                ? ''
+                : ' (kept off the fast core: budget spent)'),
+          );
+        }
       }
-      // Windows whose probe during them read above a later round's: measured again now.
-      await measureAgainIfSlowDuring(context.gate, rounds, {
-        key: (kept) => windowKey(scenario.name, kept.target),
-        measureAgain: (kept) =>
-          measureOn(
-            running.find((target) => target.name === kept.target),
-            scenario,
-            kept.round,
-          ),
-      });
-      results.push(...rounds);
     }
     return results;
   } finally {
     for (const target of running) await target.stop();
     await context.gate.release();
   }
-}
-
-/** One window of `scenario` on `target` in `round`, on the fast core as the gate allows. */
-async function measureRound(database, target, scenario, round, { options, gate }) {
-  const result = await measure({
-    target,
-    scenario: scenarioFor(scenario, target.name),
-    apiKey: target.apiKey,
-    ...options,
-    gate,
-  });
-  const during = result.machineUs.during;
-  progress(
-    `[${database}] ${scenario.name} round ${round}/${options.rounds} ${target.name}: ` +
-      `${Math.round(result.reqPerSec)} req/s, ${Math.round(result.cpuPerRequestUs)} µs CPU/req, ` +
-      `p99 ${result.p99Ms} ms, probe ${result.machineUs.before.toFixed(2)}/${result.machineUs.after.toFixed(2)} µs` +
-      (typeof during === 'number' ? ` (${during.toFixed(2)} during)` : '') +
-      (result.attempts > 1 || result.waitedSeconds >= 1
-        ? `, attempt ${result.attempts} after ${Math.round(result.waitedSeconds)} s waiting for the fast core`
-        : '') +
-      (result.steady || options.steady === 0 ? '' : ' (kept off the fast core: budget spent)'),
-  );
-  return { database, scenario: scenario.name, target: target.name, round, ...result };
 }
 
 /** The 1,000-pet store of the scale scenarios' reference. */

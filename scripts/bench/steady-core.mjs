@@ -10,13 +10,7 @@
 //   (either core slows by itself; the deep slowdowns seldom come to both at once);
 // - after the warm-up, it probes again and, if the core has slowed, starts over;
 // - after the measured run, it probes again and re-runs the window unless both probes around it
-//   were fast;
-// - and it re-runs the window when the probe during it (machine-probe.mjs, probeDuring) read
-//   more than FAST_CORE above the lowest during-figure of the same scenario and target so far:
-//   the core slowed and recovered between the probes around the window. That figure depends on
-//   the scenario and target beside it, so it compares only within them; the first round has
-//   nothing to compare with, so once a scenario's rounds are done the harness measures again
-//   any window still above the lowest (duringSlow).
+//   were fast.
 //
 // When the budget is spent, the attempt under way is kept and marked `steady: false`.
 import { execFile } from 'node:child_process';
@@ -55,8 +49,6 @@ export function createCoreGate({
   let serverCore = SERVER_CORE;
   let pids = [];
   let moves = 0;
-  /** Per scenario and target (`key`): the lowest probe during a window. */
-  const lowestDuring = new Map();
   const probeCore = async (core) => {
     const us = await probe(core);
     fastest = Math.min(fastest, us);
@@ -85,18 +77,6 @@ export function createCoreGate({
     },
     get harnessCore() {
       return otherCore();
-    },
-    /**
-     * Notes `window`'s probe during it under `key` (its scenario and target) and tells whether
-     * that probe read more than FAST_CORE above the lowest of `key` so far: the core slowed
-     * within the window. False when there was no such probe (not pinned) or the gate is off.
-     */
-    duringSlow(key, window) {
-      const us = window.machineUs.during;
-      if (seconds === 0 || typeof us !== 'number') return false;
-      const lowest = Math.min(lowestDuring.get(key) ?? Infinity, us);
-      lowestDuring.set(key, lowest);
-      return us > lowest * (1 + FAST_CORE);
     },
     /** Times the server and the harness swapped cores. */
     get moves() {
@@ -141,12 +121,11 @@ export function createCoreGate({
 /**
  * Runs `attempt(before)` on the fast core as the gate's budget allows. `warmUp()` runs before
  * each attempt's probe; `attempt(before)` measures and resolves to a window whose `machineUs`
- * holds that probe, the one after and the one during it (`key` names its scenario and target for
- * the last). Resolves to the kept window with `steady` (its probes before and after on the fast
- * core and the one during it not above the lowest of `key`), `attempts`, `waitedSeconds`
- * (probing for a fast core) and `discarded` (what the attempts not kept measured).
+ * holds that probe and the one after. Resolves to the kept window with `steady` (both of its
+ * probes on the fast core), `attempts`, `waitedSeconds` (probing for a fast core) and
+ * `discarded` (what the attempts not kept measured).
  */
-export async function onSteadyCore(gate, { key, warmUp, attempt }) {
+export async function onSteadyCore(gate, { warmUp, attempt }) {
   const deadline = gate.now() + gate.seconds * 1000;
   const discarded = [];
   let waitedMs = 0;
@@ -162,37 +141,10 @@ export async function onSteadyCore(gate, { key, warmUp, attempt }) {
       continue;
     }
     const window = await attempt(before);
-    const slowDuring = gate.duringSlow(key, window);
-    const steady =
-      gate.isFast(window.machineUs.before) && gate.isFast(window.machineUs.after) && !slowDuring;
+    const steady = gate.isFast(window.machineUs.before) && gate.isFast(window.machineUs.after);
     if (steady || gate.now() >= deadline) {
       return { ...window, steady, attempts, waitedSeconds: waitedMs / 1000, discarded };
     }
     discarded.push({ cpuPerRequestUs: window.cpuPerRequestUs, machineUs: window.machineUs });
-  }
-}
-
-/**
- * Once a scenario's rounds are done: measures again (`measureAgain(window)`, through
- * onSteadyCore) every window of `windows` whose probe during it read more than FAST_CORE above
- * the lowest of its `key(window)` — which a later round may have shown, and the first round
- * could not be compared with — and puts the new window in its place, with the attempts, the
- * waiting and the discarded windows of both, and `remeasured: true`.
- */
-export async function measureAgainIfSlowDuring(gate, windows, { key, measureAgain }) {
-  for (const [index, kept] of windows.entries()) {
-    if (!gate.duringSlow(key(kept), kept)) continue;
-    const again = await measureAgain(kept);
-    windows[index] = {
-      ...again,
-      attempts: kept.attempts + again.attempts,
-      waitedSeconds: kept.waitedSeconds + again.waitedSeconds,
-      discarded: [
-        ...kept.discarded,
-        { cpuPerRequestUs: kept.cpuPerRequestUs, machineUs: kept.machineUs },
-        ...again.discarded,
-      ],
-      remeasured: true,
-    };
   }
 }

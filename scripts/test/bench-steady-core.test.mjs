@@ -1,16 +1,15 @@
 // The steady-core gate of the benchmark (scripts/bench/steady-core.mjs) on a made-up core:
 // the probe's figures and the clock are scripted, so each decision is known.
 import { describe, expect, it } from 'vitest';
-import { createCoreGate, measureAgainIfSlowDuring, onSteadyCore } from '../bench/steady-core.mjs';
+import { createCoreGate, onSteadyCore } from '../bench/steady-core.mjs';
 
 /**
  * A gate whose probes of core 0 read `speeds` in turn and those of core 1 `other` (the last
  * figure of each repeats; by default core 1 is always slow), each probe taking 0.5 s of a fake
  * clock; a window takes 10 s and a warm-up 3 s, and its CPU per request is ten times the probe
- * before it, or the probe during it when `during` scripts one per attempt. `pins` records the
- * re-pinning.
+ * before it. `pins` records the re-pinning.
  */
-function scripted(speeds, { seconds = 60, other = [1000], during = [] } = {}) {
+function scripted(speeds, { seconds = 60, other = [1000] } = {}) {
   let clock = 0;
   const read = [0, 0];
   const pins = [];
@@ -29,23 +28,15 @@ function scripted(speeds, { seconds = 60, other = [1000], during = [] } = {}) {
     },
     now: () => clock,
   });
-  let attempts = 0;
-  const window = (key = 'list-20 on ours') =>
+  const window = () =>
     onSteadyCore(gate, {
-      key,
       warmUp: async () => {
         clock += 3000;
       },
       attempt: async (before) => {
         clock += 10_000;
         const after = await gate.read();
-        const duringUs = during[Math.min(attempts, during.length - 1)];
-        attempts += 1;
-        return {
-          cpuPerRequestUs: 10 * (duringUs ?? before),
-          machineUs:
-            duringUs === undefined ? { before, after } : { before, after, during: duringUs },
-        };
+        return { cpuPerRequestUs: 10 * before, machineUs: { before, after } };
       },
     });
   return { gate, window, pins, probesRead: () => read[0] + read[1] };
@@ -133,51 +124,6 @@ describe('bench steady core', () => {
     expect(pins.at(-1)).toEqual([process.pid, 1]);
   });
 
-  it('measures a window again when the probe during it read over 10 % above the lowest of its scenario and target', async () => {
-    // Core fast throughout. During: 12 (first window), 13.5 (over 12 × 1.1: the core slowed and
-    // recovered within the window), 12.5.
-    const { gate, window } = scripted([10], { during: [12, 13.5, 12.5, 20] });
-    await gate.calibrate();
-    expect(await window()).toMatchObject({ steady: true, attempts: 1 });
-    const kept = await window();
-    expect(kept).toMatchObject({ steady: true, attempts: 2, machineUs: { during: 12.5 } });
-    expect(kept.discarded).toEqual([
-      { cpuPerRequestUs: 135, machineUs: { before: 10, after: 10, during: 13.5 } },
-    ]);
-    // Another scenario or target has its own lowest: 20 is its first.
-    expect(await window('create on ours')).toMatchObject({ steady: true, attempts: 1 });
-    // A window kept earlier is judged again against the lowest since (what the run does once a
-    // scenario's rounds are done).
-    expect(gate.duringSlow('list-20 on ours', { machineUs: { during: 13.3 } })).toBe(true);
-    expect(gate.duringSlow('list-20 on ours', { machineUs: { during: 13.2 } })).toBe(false);
-    expect(gate.duringSlow('list-20 on ours', { machineUs: { during: null } })).toBe(false);
-  });
-
-  it("measures the first round again once a later round's probe during it read lower", async () => {
-    // Round 1 during 13.5 has nothing to compare with and is kept; rounds 2 and 3 read 12 and
-    // 12.3; round 1 is then measured again (12.1) and put in its place.
-    const { gate, window } = scripted([10], { during: [13.5, 12, 12.3, 12.1] });
-    await gate.calibrate();
-    const rounds = [];
-    for (let round = 1; round <= 3; round += 1) rounds.push({ round, ...(await window()) });
-    expect(rounds.map((kept) => kept.attempts)).toEqual([1, 1, 1]);
-    const again = [];
-    await measureAgainIfSlowDuring(gate, rounds, {
-      key: () => 'list-20 on ours',
-      measureAgain: async (kept) => {
-        again.push(kept.round);
-        return { round: kept.round, ...(await window()) };
-      },
-    });
-    expect(again).toEqual([1]);
-    expect(rounds.map((kept) => kept.machineUs.during)).toEqual([12.1, 12, 12.3]);
-    expect(rounds[0]).toMatchObject({ round: 1, steady: true, attempts: 2, remeasured: true });
-    expect(rounds[0].discarded).toEqual([
-      { cpuPerRequestUs: 135, machineUs: { before: 10, after: 10, during: 13.5 } },
-    ]);
-    expect(rounds[1]).not.toHaveProperty('remeasured');
-  });
-
   it('with --steady 0 measures once and never waits or calibrates', async () => {
     const { gate, window, probesRead } = scripted([10, 20], { seconds: 0 });
     await gate.calibrate();
@@ -185,7 +131,5 @@ describe('bench steady core', () => {
     const kept = await window();
     expect(kept).toMatchObject({ attempts: 1, waitedSeconds: 0, steady: false, discarded: [] });
     expect(probesRead()).toBe(2); // only the probes around the window
-    expect(gate.duringSlow('list-20 on ours', { machineUs: { during: 1 } })).toBe(false);
-    expect(gate.duringSlow('list-20 on ours', { machineUs: { during: 100 } })).toBe(false);
   });
 });
