@@ -24,7 +24,7 @@ export const FAST_CORE = 0.1;
 /** Default seconds per window for waiting and re-runs (`--steady`). */
 export const STEADY_SECONDS = 60;
 
-/** Probes taken at the start of a run so the first windows have a fastest probe to meet. */
+/** Probes of each core at the start of a data set, so the first windows have a fastest probe to meet. */
 const CALIBRATION_PROBES = 5;
 
 /** Moves every thread of process `pid` to `core`. */
@@ -94,10 +94,17 @@ export function createCoreGate({
         serverCore = SERVER_CORE;
       }
     },
-    /** A few probes before the first window (skipped when the gate is off). */
+    /**
+     * A few probes of each core before the first window (skipped when the gate is off): probing
+     * only the server's core, a run that began while that core was slow took its slow speed
+     * for the fast one and measured a window at twice the cost.
+     */
     async calibrate() {
       if (seconds === 0) return;
-      for (let i = 0; i < CALIBRATION_PROBES; i += 1) await probeCore(serverCore);
+      for (let i = 0; i < CALIBRATION_PROBES; i += 1) {
+        await probeCore(serverCore);
+        if (pinned) await probeCore(otherCore());
+      }
     },
     /**
      * Probes until the server's core is fast (moving the server to the other core when that one

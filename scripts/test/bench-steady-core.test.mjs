@@ -124,6 +124,23 @@ describe('bench steady core', () => {
     expect(pins.at(-1)).toEqual([process.pid, 1]);
   });
 
+  it('calibrates on both cores, so a run begun while the server core is slow still finds the fast one', async () => {
+    // Core 0 slow (16) from the start, core 1 fast (9.5): the fastest probe is core 1's, so the
+    // first window waits no longer than one probe of each and moves the server to core 1.
+    const { gate, window, probesRead } = scripted([16], { other: [9.5] });
+    gate.follow([101]);
+    await gate.calibrate();
+    expect(probesRead()).toBe(10); // five of each core
+    expect(gate.fastest).toBe(9.5);
+    const kept = await window();
+    expect(kept).toMatchObject({
+      steady: true,
+      attempts: 1,
+      machineUs: { before: 9.5, after: 9.5 },
+    });
+    expect(gate.serverCore).toBe(1);
+  });
+
   it('with --steady 0 measures once and never waits or calibrates', async () => {
     const { gate, window, probesRead } = scripted([10, 20], { seconds: 0 });
     await gate.calibrate();
