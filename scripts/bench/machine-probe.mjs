@@ -77,9 +77,11 @@ const DURING_WARM_UP_MS = 40;
 
 /**
  * A probe at the lowest priority on `core` for the `ms` of a measured window: `ready` resolves
- * once it is warmed up and reniced (start the load then), `done` to its CPU µs per unit. It
- * tells whether the core changed speed during the window, which the probes before and after
- * cannot.
+ * once it is warmed up and reniced (start the load then), `done` to its CPU µs per unit. Meant
+ * to tell whether the core changed speed during the window, which the probes before and after
+ * cannot; but its figure moves with more than the core's speed (9.96–12.70 beside windows of
+ * one scenario that all cost within 4 % of each other; docs/benchmarks.md, Stability), so it is
+ * recorded, not used to keep or reject a window.
  */
 export function probeDuring({ core, ms }) {
   const child = spawn(

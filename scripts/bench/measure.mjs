@@ -93,7 +93,7 @@ async function measureWindow({
   machineBefore,
 }) {
   const { pinned, serverCore, harnessCore } = gate;
-  // The core's speed during the window, from a probe at the lowest priority beside the server.
+  // A probe at the lowest priority beside the server during the window (recorded only).
   const during = pinned ? probeDuring({ core: serverCore, ms: duration * 1000 }) : undefined;
   await during?.ready;
   resetPeakRss(target.pid);
