@@ -197,6 +197,17 @@ function machineLine(m, steadySeconds) {
   );
 }
 
+function dearerLine({ above, replacedRounds: replaced }, rounds) {
+  const rule = `a process over ${times(above)} its target's cheapest round (median over the scenarios)`;
+  if (rounds < 2) return `Dearer processes: one round, nothing to compare (${rule} needs two).`;
+  if (replaced.length === 0)
+    return `Dearer processes: none (${rule} has its round measured again).`;
+  const which = replaced.map(
+    (r) => `${r.database} round ${r.round} (${targetFor(r.target).title} at ${times(r.factor)})`,
+  );
+  return `Dearer processes (${rule}): ${replaced.length} round(s) measured again with new processes: ${which.join(', ')}.`;
+}
+
 const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const num = (value, digits = 0) =>
   value === null || !Number.isFinite(value)
@@ -272,6 +283,8 @@ export function formatReport(report) {
         `what each request costs.${others}`,
       '',
       machineLine(report.machine, meta.steady),
+      '',
+      dearerLine(report.dearer, meta.rounds),
     );
   }
   if (report.goal.length > 0) lines.push('');

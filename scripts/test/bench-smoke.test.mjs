@@ -124,6 +124,8 @@ describe('npm run bench', () => {
       moves: expect.any(Number),
     });
     expect(report.machine.minUs).toBeGreaterThan(0);
+    // One round: no other round to find a dearer process against.
+    expect(report.dearer).toEqual({ above: 1.3, replacedRounds: [] });
     expect(report.rows[0].vsOurs).toBeNull();
     expect(report.rows[1].vsOurs).toEqual({
       reqPerSec: expect.any(Number),
@@ -144,11 +146,16 @@ describe('npm run bench', () => {
     ]);
   });
 
-  it('measures our server with tracing on beside it, its spans exported to the sink', async () => {
+  it('measures our server with tracing on beside it, its spans exported to the sink, with new processes each round', async () => {
     const { report } = await bench('traced', [
       ...short,
-      ...['--scenarios', 'get', '--targets', 'ours,ours-traced'],
+      ...['--rounds', '2', '--scenarios', 'get', '--targets', 'ours,ours-traced'],
     ]);
+    for (const row of report.rows) {
+      expect(row.rounds.map((round) => round.round)).toEqual([1, 2]);
+      expect(row.rounds[0].pid).not.toBe(row.rounds[1].pid);
+    }
+    expect(report.dearer).toEqual({ above: 1.3, replacedRounds: expect.any(Array) });
     expect(
       report.rows.map((row) => [row.target, row.unexpected, row.errors, row.vsOurs !== null]),
     ).toEqual([
