@@ -17,7 +17,7 @@ export const DEARER = 0.3;
  * Per target and round, the median over scenarios of the window's CPU per request ÷ the lowest
  * of that scenario and target over the rounds: how much dearer that round's process was than
  * the target's cheapest. `windows`: one data set's `{ scenario, target, round, cpuPerRequestUs }`.
- * Resolves to `[{ target, round, factor }]`.
+ * Returns `[{ target, round, factor }]`.
  */
 export function processFactors(windows) {
   const lowest = new Map();
