@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import type { NewPet, Pet, PetStatus } from '@petstore/types';
 import type { Database } from 'better-sqlite3';
@@ -60,21 +60,43 @@ export function openSqliteStorage(file: string, options: SqliteStorageOptions = 
 }
 
 /**
+ * Throws when the file at `file`'s path is no longer the database this process opened: deleted,
+ * renamed, or another file moved over it (its directory removed and made again). SQLite goes on
+ * reading and writing the open file regardless, so writes acknowledged from then on would be
+ * lost at the next restart; readiness asks this first, so a load balancer stops sending.
+ */
+function unmovedFile(file: string): () => void {
+  if (file === ':memory:') return () => {};
+  const same = (a: Stats | undefined, b: Stats) => a?.dev === b.dev && a.ino === b.ino;
+  const opened = statSync(file);
+  return () => {
+    if (!same(statSync(file, { throwIfNoEntry: false }), opened))
+      throw Object.assign(
+        new Error(`the database file ${file} was deleted or replaced since the server opened it`),
+        { code: 'SQLITE_READONLY_DBMOVED' }, // SQLite's own name for this state
+      );
+  };
+}
+
+/**
  * The store over one open database. Its parts are plain objects of functions (so decorators can
  * spread them), closed over statements prepared once: every request reuses them.
  */
 function sqliteStorage(db: Database, file: string, options: SqliteStorageOptions): store.Storage {
   const ping = db.prepare('SELECT 1');
+  const checkUnmoved = unmovedFile(file);
   const writer = lazyWriter(() =>
     file === ':memory:' ? inlineWriter(db) : threadWriter(file, options.onGroupCommitted),
   );
   return {
     pets: sqlitePets(db, writer),
     keys: sqliteKeys(db, options.clock ?? systemClock),
-    // Readiness is reads and writes: a read on this connection, and a write probe committed by
-    // the writer (a full or read-only disk still answers reads, but takes no create).
+    // Readiness is the file still at its path, then reads and writes: a read on this connection,
+    // and a write probe committed by the writer (a full or read-only disk still answers reads,
+    // but takes no create).
     ping: () =>
       run(async () => {
+        checkUnmoved();
         ping.get();
         await writer.write({ kind: 'probe', now: Date.now() });
       }),
