@@ -16,6 +16,8 @@ const help = `usage: npm run bench -- [options]
                                    database next to TEST_DATABASE_URL, dropped after)
   --duration S        measured seconds per target, scenario and round (default 10)
   --warm-up S         unmeasured seconds before each measured run (default 3; 0: none)
+  --process-warm-up S unmeasured seconds of load on each fresh process before its first
+                      measured run (default 10; 0: none)
   --rounds N          alternating rounds; the report shows medians (default 3)
   --connections N     autocannon connections (default 32)
   --scenarios A,B     a subset of: ${scenarioNames.join(', ')}
@@ -37,6 +39,7 @@ try {
       database: { type: 'string', default: 'sqlite' },
       duration: { type: 'string', default: '10' },
       'warm-up': { type: 'string', default: '3' },
+      'process-warm-up': { type: 'string', default: '10' },
       rounds: { type: 'string', default: '3' },
       connections: { type: 'string', default: '32' },
       scenarios: { type: 'string', default: scenarioNames.join(',') },
@@ -63,6 +66,7 @@ const options = {
   databases: database === 'both' ? ['sqlite', 'postgres'] : [database],
   duration: whole('duration', values.duration, 1),
   warmUp: whole('warm-up', values['warm-up'], 0),
+  processWarmUp: whole('process-warm-up', values['process-warm-up'], 0),
   rounds: whole('rounds', values.rounds, 1),
   connections: whole('connections', values.connections, 1),
   scenarios: subset('scenarios', values.scenarios, scenarioNames).map((name) =>

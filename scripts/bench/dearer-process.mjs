@@ -49,3 +49,26 @@ export function dearerRound(windows) {
     .sort((a, b) => b.factor - a.factor);
   return dearest[0] ?? null;
 }
+
+/**
+ * The rounds `measureRound(round)` measured, with every round that had a dearer process measured
+ * again, at most `maxRepeats` times in all (a dearer state that does not pass would otherwise
+ * repeat forever). `windows`: the windows of every round, as measured first. `onRepeat(dearer)`
+ * is told before each repeat. Resolves to `{ windows, replaced }`: the windows kept, by round,
+ * and per repeat `{ target, round, factor, windows }` (what that round measured before).
+ */
+export async function replaceDearerRounds(windows, { measureRound, maxRepeats, onRepeat }) {
+  let kept = windows;
+  const replaced = [];
+  while (replaced.length < maxRepeats) {
+    const dearer = dearerRound(kept);
+    if (dearer === null) break;
+    onRepeat?.(dearer);
+    replaced.push({ ...dearer, windows: kept.filter((w) => w.round === dearer.round) });
+    const again = await measureRound(dearer.round);
+    kept = [...kept.filter((w) => w.round !== dearer.round), ...again].sort(
+      (a, b) => a.round - b.round,
+    );
+  }
+  return { windows: kept, replaced };
+}

@@ -228,7 +228,9 @@ export function formatReport(report) {
     meta.soak > 0
       ? `${meta.warmUp} s warm-up, then a ${meta.soak} s soak`
       : `${meta.warmUp} s warm-up + ${meta.duration} s measured per target and scenario, ` +
-        `${meta.rounds} alternating round(s), medians`;
+        `${meta.rounds} alternating round(s) of fresh processes` +
+        (meta.processWarmUp > 0 ? ` (each loaded ${meta.processWarmUp} s first)` : '') +
+        ', medians';
   const lines = [
     '',
     `Pet Store benchmark — node ${meta.node}, ${meta.cores} cores, ${meta.pinning}; ` +

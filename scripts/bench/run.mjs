@@ -9,14 +9,14 @@ import { NORMAL_PETS, SCALE_PETS } from './dataset.mjs';
 import { openStore } from './database.mjs';
 import { undoLater, undoOnSignal } from './cleanup.mjs';
 import { BenchError } from './errors.mjs';
-import { load, measure, requestFor } from './measure.mjs';
+import { load, measure, requestFor, unexpectedAnswers } from './measure.mjs';
 import { startOtlpSink } from './otlp-sink.mjs';
 import { HARNESS_CORE, SERVER_CORE, startProcess } from './processes.mjs';
 import { formatReport, goal, machineSummary, median, scale, summarise } from './report.mjs';
 import { soak } from './soak.mjs';
-import { DEARER, dearerRound } from './dearer-process.mjs';
+import { DEARER, replaceDearerRounds } from './dearer-process.mjs';
 import { createCoreGate } from './steady-core.mjs';
-import { REFERENCE, scenarioFor } from './scenarios.mjs';
+import { expectedStatuses, REFERENCE, scenarioFor } from './scenarios.mjs';
 import { targetFor } from './targets.mjs';
 import { verify } from './verify.mjs';
 
@@ -167,24 +167,16 @@ async function alternate(database, scenarios, store, reference, context) {
   for (let round = 1; round <= options.rounds; round += 1) {
     results.push(...(await oneRound(database, round, scenarios, store, reference, context)));
   }
-  const replaced = [];
-  while (replaced.length < options.rounds) {
-    const dearer = dearerRound(results);
-    if (dearer === null) break;
-    progress(
-      `[${database}] round ${dearer.round}: ${dearer.target}'s process cost ${dearer.factor.toFixed(2)}× ` +
-        'its cheapest round; measuring the round again with new processes',
-    );
-    replaced.push({
-      database,
-      ...dearer,
-      windows: results.filter((w) => w.round === dearer.round),
-    });
-    const again = await oneRound(database, dearer.round, scenarios, store, reference, context);
-    results.splice(0, results.length, ...results.filter((w) => w.round !== dearer.round), ...again);
-    results.sort((a, b) => a.round - b.round);
-  }
-  return { results, replaced };
+  const { windows, replaced } = await replaceDearerRounds(results, {
+    measureRound: (round) => oneRound(database, round, scenarios, store, reference, context),
+    maxRepeats: options.rounds,
+    onRepeat: ({ target, round, factor }) =>
+      progress(
+        `[${database}] round ${round}: ${target}'s process cost ${factor.toFixed(2)}× ` +
+          'its cheapest round; measuring the round again with new processes',
+      ),
+  });
+  return { results: windows, replaced: replaced.map((repeat) => ({ database, ...repeat })) };
 }
 
 /** One round's fresh processes, checked and warmed, then every scenario on each target in turn. */
@@ -201,8 +193,14 @@ async function oneRound(database, round, scenarios, store, reference, context) {
     }
     context.gate.follow(running.map((target) => target.pid));
     await verify(running, scenarios);
-    if (options.warmUp > 0) {
-      for (const target of running) await warmProcess(target, scenarios[0], options);
+    if (options.processWarmUp > 0) {
+      for (const target of running) {
+        const requests = await warmProcess(target, scenarios[0], options);
+        progress(
+          `[${database}] round ${round}: ${target.name} (pid ${target.pid}) warmed for ` +
+            `${options.processWarmUp} s with ${scenarios[0].name}: ${requests} requests`,
+        );
+      }
     }
     for (const scenario of scenarios) {
       for (const target of running) {
@@ -245,18 +243,27 @@ async function oneRound(database, round, scenarios, store, reference, context) {
 }
 
 /**
- * Seconds of unmeasured load a fresh process gets before its first window: its heap grows
- * toward its working size over its first seconds of load. In 91 fresh processes (26 November,
- * Node.js 24.21.0, list 20, fast probes), load seconds 2–6 cost 9 % (ours) and 7 % (the naive
- * stack) more per request than seconds 6–10, V8's helper threads 0.30 and 0.19 s against 0.07
- * and 0.04 s per 4 s.
+ * Unmeasured load on a fresh process before its first window (`--process-warm-up`, 10 s by
+ * default): its heap grows toward its working size over its first seconds of load. In 91 fresh
+ * processes (26 November, Node.js 24.21.0, list 20, fast probes), load seconds 2–6 cost 9 %
+ * (ours) and 7 % (the naive stack) more per request than seconds 6–10, V8's helper threads
+ * 0.30 and 0.19 s against 0.07 and 0.04 s per 4 s. Fails like a window would on an unexpected
+ * answer; resolves to the requests answered.
  */
-const PROCESS_WARM_UP_SECONDS = 10;
-
-async function warmProcess(target, scenario, { connections }) {
+async function warmProcess(target, scenario, { connections, processWarmUp }) {
   const asked = scenarioFor(scenario, target.name);
   const requests = [requestFor(asked, target.apiKey)];
-  await load({ port: target.port, requests, connections, seconds: PROCESS_WARM_UP_SECONDS });
+  const result = await load({ port: target.port, requests, connections, seconds: processWarmUp });
+  const failed =
+    unexpectedAnswers(result, expectedStatuses(scenario, target.name)) +
+    result.errors +
+    result.timeouts;
+  if (failed > 0) {
+    throw new BenchError(
+      `${target.name} failed ${failed} requests of ${scenario.title} while warming its process`,
+    );
+  }
+  return result.requests.total;
 }
 
 /** The 1,000-pet store of the scale scenarios' reference. */

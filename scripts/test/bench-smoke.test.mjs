@@ -11,7 +11,10 @@ import { root, serverRequire } from '../bench/paths.mjs';
 
 const run = promisify(execFile);
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const shortest = ['--duration', '1', '--warm-up', '0', '--rounds', '1', '--starts', '1'];
+const shortest = [
+  ...['--duration', '1', '--warm-up', '0', '--process-warm-up', '0'],
+  ...['--rounds', '1', '--starts', '1'],
+];
 // The steady-core gate off (its decisions are unit-tested in bench-steady-core.test.mjs), but in
 // the first case, where it runs for real with a budget of a few seconds per window.
 const short = [...shortest, '--steady', '0'];
@@ -146,14 +149,32 @@ describe('npm run bench', () => {
     ]);
   });
 
-  it('measures our server with tracing on beside it, its spans exported to the sink, with new processes each round', async () => {
-    const { report } = await bench('traced', [
+  it('measures our server with tracing on beside it, its spans exported to the sink, with new processes each round, each warmed first', async () => {
+    const { report, stderr } = await bench('traced', [
       ...short,
       ...['--rounds', '2', '--scenarios', 'get', '--targets', 'ours,ours-traced'],
+      ...['--process-warm-up', '1'],
+    ]);
+    const warmed = [
+      ...stderr.matchAll(
+        /round (\d): (\S+) \(pid (\d+)\) warmed for 1 s with get: (\d+) requests/g,
+      ),
+    ];
+    expect(warmed.map(([, round, target]) => `${round} ${target}`)).toEqual([
+      '1 ours',
+      '1 ours-traced',
+      '2 ours',
+      '2 ours-traced',
     ]);
     for (const row of report.rows) {
       expect(row.rounds.map((round) => round.round)).toEqual([1, 2]);
       expect(row.rounds[0].pid).not.toBe(row.rounds[1].pid);
+      // The process measured in each round is the one warmed before it, and it answered.
+      for (const { round, pid } of row.rounds) {
+        const line = warmed.find(([, r, target]) => Number(r) === round && target === row.target);
+        expect(Number(line?.[3])).toBe(pid);
+        expect(Number(line?.[4])).toBeGreaterThan(0);
+      }
     }
     expect(report.dearer).toEqual({ above: 1.3, replacedRounds: expect.any(Array) });
     expect(
