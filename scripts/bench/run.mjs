@@ -247,8 +247,8 @@ async function oneRound(database, round, scenarios, store, reference, context) {
  * default): its heap grows toward its working size over its first seconds of load. In 91 fresh
  * processes (26 November, Node.js 24.21.0, list 20, fast probes), load seconds 2–6 cost 9 %
  * (ours) and 7 % (the naive stack) more per request than seconds 6–10, V8's helper threads
- * 0.30 and 0.19 s against 0.07 and 0.04 s per 4 s. Fails like a window would on an unexpected
- * answer; resolves to the requests answered.
+ * 0.30 and 0.19 s against 0.07 and 0.04 s per 4 s. An unexpected answer fails the run at once
+ * (a window's fails it at the end, after the report); resolves to the requests answered.
  */
 async function warmProcess(target, scenario, { connections, processWarmUp }) {
   const asked = scenarioFor(scenario, target.name);
