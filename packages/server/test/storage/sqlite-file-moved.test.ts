@@ -33,7 +33,7 @@ describe('the SQLite store whose file leaves its path', () => {
       (reason: unknown) => reason,
     );
     expect(error).toBeInstanceOf(StoreUnavailableError);
-    expect((error as Error).message).toContain(`${file} was deleted or replaced`);
+    expect((error as Error).message).toContain(`${file} was deleted, renamed or replaced`);
   };
 
   it('is unready once its directory is removed, though the write itself would still succeed', async () => {

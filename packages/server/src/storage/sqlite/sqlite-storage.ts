@@ -61,9 +61,9 @@ export function openSqliteStorage(file: string, options: SqliteStorageOptions = 
 
 /**
  * Throws when the file at `file`'s path is no longer the database this process opened: deleted,
- * renamed, or another file moved over it (its directory removed and made again). SQLite goes on
- * reading and writing the open file regardless, so writes acknowledged from then on would be
- * lost at the next restart; readiness asks this first, so a load balancer stops sending.
+ * renamed, or replaced by another file moved to its path. SQLite goes on reading and writing the
+ * open file regardless, so writes acknowledged from then on would be lost at the next restart;
+ * readiness asks this first, so a load balancer stops sending.
  */
 function unmovedFile(file: string): () => void {
   if (file === ':memory:') return () => {};
@@ -72,7 +72,7 @@ function unmovedFile(file: string): () => void {
   return () => {
     if (!same(statSync(file, { throwIfNoEntry: false }), opened))
       throw Object.assign(
-        new Error(`the database file ${file} was deleted or replaced since the server opened it`),
+        new Error(`the database file ${file} was deleted, renamed or replaced since it was opened`),
         { code: 'SQLITE_READONLY_DBMOVED' }, // SQLite's own name for this state
       );
   };
