@@ -28,6 +28,7 @@ const help = `usage: npm run bench -- [options]
   --soak S            instead of the comparison: S seconds of mixed load on our server,
                       sampling its RSS (e.g. 300)
   --pool-size N       DATABASE_POOL_SIZE for our server
+  --node-options S    NODE_OPTIONS for our server, e.g. "--max-semi-space-size=16"
   --log-level L       our server's LOG_LEVEL: ${logLevels.join(', ')} (default info)
   --json FILE         also write the results as JSON
   --help              this text`;
@@ -48,6 +49,7 @@ try {
       steady: { type: 'string', default: String(STEADY_SECONDS) },
       soak: { type: 'string', default: '0' },
       'pool-size': { type: 'string' },
+      'node-options': { type: 'string' },
       'log-level': { type: 'string', default: 'info' },
       json: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -79,6 +81,7 @@ const options = {
   soak: whole('soak', values.soak, 0),
   poolSize:
     values['pool-size'] === undefined ? undefined : whole('pool-size', values['pool-size'], 1),
+  nodeOptions: values['node-options'],
   logLevel: oneOf('log-level', values['log-level'], logLevels),
   json: values.json,
 };

@@ -218,12 +218,29 @@ const num = (value, digits = 0) =>
 const percent = (share) => (share === null ? 'n/a' : `${num(share * 100)} %`);
 const times = (ratio) => (ratio === null ? '—' : `${ratio.toFixed(2)}×`);
 
+/**
+ * The heap's spaces that hold at least 0.1 MiB at either end, largest last first, then the
+ * memory outside it and RSS, each `first → last` in MiB.
+ */
+function heapLine({ first, last }) {
+  const pair = (a, b) => `${num(a, 1)} → ${num(b, 1)}`;
+  const spaces = Object.keys(last.spacesMiB)
+    .filter((space) => Math.max(first.spacesMiB[space] ?? 0, last.spacesMiB[space]) >= 0.1)
+    .sort((a, b) => last.spacesMiB[b] - last.spacesMiB[a])
+    .map((space) => `${space} ${pair(first.spacesMiB[space] ?? 0, last.spacesMiB[space])}`);
+  return (
+    `${spaces.join(', ')} MiB (each space's size); external ${pair(first.externalMiB, last.externalMiB)} MiB; ` +
+    `RSS ${pair(first.rssMiB, last.rssMiB)} MiB`
+  );
+}
+
 /** The whole report as Markdown-ready text. */
 export function formatReport(report) {
   const { meta, startup, rows, soaks } = report;
   const ours =
     `ours: NODE_ENV=production, LOG_LEVEL=${meta.logLevel} to a file, in-memory rate limits` +
-    (meta.poolSize === undefined ? '' : `, DATABASE_POOL_SIZE=${meta.poolSize}`);
+    (meta.poolSize === undefined ? '' : `, DATABASE_POOL_SIZE=${meta.poolSize}`) +
+    (meta.nodeOptions === undefined ? '' : `, NODE_OPTIONS=${meta.nodeOptions}`);
   const load =
     meta.soak > 0
       ? `${meta.warmUp} s warm-up, then a ${meta.soak} s soak`
@@ -317,6 +334,7 @@ export function formatReport(report) {
         `slope ${num(s.slopeMiBPerMin, 2)} MiB/min (second half ${num(s.secondHalfSlopeMiBPerMin, 2)}, ` +
         `its floor ${num(s.secondHalfFloorSlopeMiBPerMin, 2)} MiB/min)`,
     );
+    if (s.heap) lines.push(`Soak ${s.database} V8 heap, start → end: ${heapLine(s.heap)}`);
   }
   return `${lines.join('\n')}\n`;
 }

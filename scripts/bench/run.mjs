@@ -13,7 +13,7 @@ import { load, measure, requestFor, unexpectedAnswers } from './measure.mjs';
 import { startOtlpSink } from './otlp-sink.mjs';
 import { HARNESS_CORE, SERVER_CORE, startProcess } from './processes.mjs';
 import { formatReport, goal, machineSummary, median, scale, summarise } from './report.mjs';
-import { soak } from './soak.mjs';
+import { SOAK_METRICS_TOKEN, soak } from './soak.mjs';
 import { DEARER, replaceDearerRounds } from './dearer-process.mjs';
 import { createCoreGate } from './steady-core.mjs';
 import { expectedStatuses, REFERENCE, scenarioFor } from './scenarios.mjs';
@@ -281,7 +281,11 @@ async function soakOn(database, context) {
   const { options } = context;
   const store = await openStore(database, { pets: NORMAL_PETS, dir: context.dir, name: 'soak' });
   try {
-    const target = await start('ours', { store, pets: NORMAL_PETS }, context);
+    const target = await start(
+      'ours',
+      { store, pets: NORMAL_PETS, metricsToken: SOAK_METRICS_TOKEN },
+      context,
+    );
     try {
       progress(`[${database}] soak: ${options.soak} s`);
       const result = await soak({

@@ -1,14 +1,18 @@
 // The soak: a long mixed load on our server while its RSS is sampled, to show memory levels
-// off instead of growing.
+// off instead of growing, and what the V8 heap holds of it.
 import { load, memory, requestFor, resetPeakRss, unexpectedAnswers } from './measure.mjs';
 import { soakMix } from './scenarios.mjs';
+
+/** The soak's server serves /metrics to this token (METRICS_TOKEN), for its heap's spaces. */
+export const SOAK_METRICS_TOKEN = 'bench-soak-metrics-token';
 
 /**
  * After a warm-up of the same mix, `seconds` of it while RSS is sampled every 5 s (every
  * second in soaks under a minute). RSS swings with garbage collection, so besides the slope of
  * all samples and of the second half's (the first half includes the heap growing to its working
  * size), it reports the second half's floor slope: through the lowest sample of each tenth of
- * the soak, what is left after collections. A leak raises the floor.
+ * the soak, what is left after collections. A leak raises the floor. The V8 heap's spaces are
+ * read from the server's /metrics at the start and at the end (`heap`), to say where RSS went.
  */
 export async function soak({ target, apiKey, connections, seconds, warmUp }) {
   const requests = soakMix.map((scenario) => requestFor(scenario, apiKey));
@@ -23,6 +27,7 @@ export async function soak({ target, apiKey, connections, seconds, warmUp }) {
       rssMiB: memory(target.pid).rssMiB,
     });
   sample();
+  const heapFirst = await heapOf(target.port);
   const timer = setInterval(sample, everyMs);
   let result;
   try {
@@ -31,6 +36,7 @@ export async function soak({ target, apiKey, connections, seconds, warmUp }) {
     clearInterval(timer);
   }
   sample();
+  const heapLast = await heapOf(target.port);
   return {
     seconds,
     mix: soakMix.map((scenario) => scenario.name),
@@ -49,7 +55,34 @@ export async function soak({ target, apiKey, connections, seconds, warmUp }) {
     secondHalfFloorSlopeMiBPerMin: slope(
       floor(samples, seconds / 10).filter((s) => s.seconds >= seconds / 2),
     ),
+    heap: { first: heapFirst, last: heapLast },
     samples,
+  };
+}
+
+/**
+ * The V8 heap as prom-client's default metrics give it: each space's size (what the heap has
+ * taken from the system for it, in MiB), the memory V8 knows is held outside it (`external`:
+ * Buffers and the like), and RSS as the server reads it, all at the same moment.
+ */
+export async function heapOf(port) {
+  const response = await fetch(`http://127.0.0.1:${port}/metrics`, {
+    headers: { authorization: `Bearer ${SOAK_METRICS_TOKEN}` },
+  });
+  if (!response.ok) throw new Error(`GET /metrics answered ${response.status}`);
+  const text = await response.text();
+  const mib = (bytes) => Number(bytes) / 1024 / 1024;
+  const spacesMiB = {};
+  for (const [, space, bytes] of text.matchAll(
+    /^petstore_nodejs_heap_space_size_total_bytes\{space="([a-z_]+)"\} (\S+)$/gm,
+  )) {
+    spacesMiB[space] = mib(bytes);
+  }
+  const value = (name) => mib(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return {
+    spacesMiB,
+    externalMiB: value('petstore_nodejs_external_memory_bytes'),
+    rssMiB: value('petstore_process_resident_memory_bytes'),
   };
 }
 

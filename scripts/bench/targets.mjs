@@ -15,7 +15,7 @@ const levelsShowingInfo = new Set(['info', 'debug', 'trace']);
 export const targets = {
   ours: {
     title: 'ours',
-    launch: ({ store, logLevel, poolSize }) => ({
+    launch: ({ store, logLevel, poolSize, nodeOptions, metricsToken }) => ({
       args: [mainJs],
       cwd: serverDir,
       env: {
@@ -30,6 +30,10 @@ export const targets = {
         // Nothing routes by its readiness: stopping it between runs need not drain.
         SHUTDOWN_DRAIN_SECONDS: '0',
         ...(poolSize === undefined ? {} : { DATABASE_POOL_SIZE: String(poolSize) }),
+        // Runtime flags to compare (--node-options), e.g. V8's heap sizes.
+        ...(nodeOptions === undefined ? {} : { NODE_OPTIONS: nodeOptions }),
+        // The soak reads the V8 heap's spaces from /metrics (prom-client's default metrics).
+        ...(metricsToken === undefined ? {} : { METRICS_TOKEN: metricsToken }),
       },
       readiness: levelsShowingInfo.has(logLevel) ? 'log' : 'healthz',
     }),

@@ -30,12 +30,12 @@ afterAll(() => rm(scratch, { recursive: true, force: true }));
 /** Runs scripts/bench.mjs (it fails on any unexpected answer); its JSON report and stderr. */
 async function bench(name, args) {
   const json = path.join(scratch, `${name}.json`);
-  const { stderr } = await run(
+  const { stdout, stderr } = await run(
     process.execPath,
     [path.join(root, 'scripts/bench.mjs'), ...args, '--json', json],
     { cwd: root, env: { ...process.env, REDOCLY_TELEMETRY: 'off' } },
   );
-  return { report: JSON.parse(await readFile(json, 'utf8')), stderr };
+  return { report: JSON.parse(await readFile(json, 'utf8')), stdout, stderr };
 }
 
 /** A row's medians; the other processes' share of each core is known only when pinned. */
@@ -242,8 +242,18 @@ describe('npm run bench', () => {
     }
   });
 
-  it('soaks our server under mixed load and reports its RSS samples and slope', async () => {
-    const { report } = await bench('soak', ['--soak', '4', '--warm-up', '0']);
+  it('soaks our server under mixed load, under the runtime flags given, and reports its RSS samples, slope and heap', async () => {
+    // A 1 MiB semi-space: V8's default lets the young generation reach 32 MiB at once, so a
+    // young generation of 2 MiB at both ends shows the flag reached the server.
+    const { report, stdout } = await bench('soak', [
+      '--soak',
+      '4',
+      '--warm-up',
+      '0',
+      '--node-options=--max-semi-space-size=1',
+    ]);
+    expect(report.meta.nodeOptions).toBe('--max-semi-space-size=1');
+    expect(stdout).toContain('NODE_OPTIONS=--max-semi-space-size=1');
     expect(report.rows).toEqual([]);
     expect(report.soaks).toEqual([
       expect.objectContaining({
@@ -261,5 +271,17 @@ describe('npm run bench', () => {
       }),
     ]);
     expect(report.soaks[0].samples.length).toBeGreaterThanOrEqual(3);
+    // The V8 heap at both ends, from the server's own /metrics.
+    for (const end of ['first', 'last']) {
+      const heap = report.soaks[0].heap[end];
+      expect(heap.spacesMiB.new).toBeGreaterThan(0);
+      expect(heap.spacesMiB.new).toBeLessThanOrEqual(2);
+      expect(heap.spacesMiB.old).toBeGreaterThan(0);
+      expect(heap.externalMiB).toBeGreaterThan(0);
+      expect(heap.rssMiB).toBeGreaterThan(heap.spacesMiB.old);
+    }
+    expect(stdout).toMatch(
+      /^Soak sqlite V8 heap, start → end: .*old [\d.]+ → [\d.]+.* MiB; RSS [\d.]+ → [\d.]+ MiB$/m,
+    );
   });
 });
