@@ -160,18 +160,21 @@ describe('npm run bench', () => {
         /round (\d): (\S+) \(pid (\d+)\) warmed for 1 s with get: (\d+) requests/g,
       ),
     ];
-    expect(warmed.map(([, round, target]) => `${round} ${target}`)).toEqual([
-      '1 ours',
-      '1 ours-traced',
-      '2 ours',
-      '2 ours-traced',
-    ]);
+    // A round whose process came out dearer (1 s windows on a busy machine can) is measured
+    // again with new processes, each warmed as well: its warm-ups come after the rounds'.
+    const repeated = report.dearer.replacedRounds.map(({ round }) => round);
+    expect(repeated.length).toBeLessThanOrEqual(2);
+    expect(warmed.map(([, round, target]) => `${round} ${target}`)).toEqual(
+      [1, 2, ...repeated].flatMap((round) => [`${round} ours`, `${round} ours-traced`]),
+    );
     for (const row of report.rows) {
       expect(row.rounds.map((round) => round.round)).toEqual([1, 2]);
       expect(row.rounds[0].pid).not.toBe(row.rounds[1].pid);
-      // The process measured in each round is the one warmed before it, and it answered.
+      // The process measured in each round is the last one warmed for it, and it answered.
       for (const { round, pid } of row.rounds) {
-        const line = warmed.find(([, r, target]) => Number(r) === round && target === row.target);
+        const line = warmed.findLast(
+          ([, r, target]) => Number(r) === round && target === row.target,
+        );
         expect(Number(line?.[3])).toBe(pid);
         expect(Number(line?.[4])).toBeGreaterThan(0);
       }
