@@ -1,5 +1,6 @@
 // The soak: a long mixed load on our server while its RSS is sampled, to show memory levels
 // off instead of growing, and what the V8 heap holds of it.
+import { BenchError } from './errors.mjs';
 import { load, memory, requestFor, resetPeakRss, unexpectedAnswers } from './measure.mjs';
 import { soakMix } from './scenarios.mjs';
 
@@ -65,11 +66,11 @@ export async function soak({ target, apiKey, connections, seconds, warmUp }) {
  * taken from the system for it, in MiB), the memory V8 knows is held outside it (`external`:
  * Buffers and the like), and RSS as the server reads it, all at the same moment.
  */
-export async function heapOf(port) {
+async function heapOf(port) {
   const response = await fetch(`http://127.0.0.1:${port}/metrics`, {
     headers: { authorization: `Bearer ${SOAK_METRICS_TOKEN}` },
   });
-  if (!response.ok) throw new Error(`GET /metrics answered ${response.status}`);
+  if (!response.ok) throw new BenchError(`the soak's GET /metrics answered ${response.status}`);
   const text = await response.text();
   const mib = (bytes) => Number(bytes) / 1024 / 1024;
   const spacesMiB = {};

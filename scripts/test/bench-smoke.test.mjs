@@ -27,7 +27,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => rm(scratch, { recursive: true, force: true }));
 
-/** Runs scripts/bench.mjs (it fails on any unexpected answer); its JSON report and stderr. */
+/** Runs scripts/bench.mjs (it fails on any unexpected answer); its JSON report, stdout and stderr. */
 async function bench(name, args) {
   const json = path.join(scratch, `${name}.json`);
   const { stdout, stderr } = await run(
