@@ -1,8 +1,9 @@
 // A store for one data set: a SQLite file in the run's temporary folder or a scratch
 // PostgreSQL database next to TEST_DATABASE_URL (dropped afterwards), migrated, holding the
-// bench's API key and the seeded pets.
+// bench's API key and the seeded pets; and each round's fresh copy of it.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { undoLater } from './cleanup.mjs';
@@ -31,21 +32,67 @@ export async function openStore(kind, { pets, dir, name }) {
   }
 }
 
+/**
+ * A copy of the seeded `store` as it is now, under `name`, for one round: what a round's creates
+ * add (pets, idempotency keys) stays in its copy, so every round starts from the same data.
+ * SQLite: `VACUUM INTO` a file beside it; PostgreSQL: a database made with it as template (no
+ * process may be connected to it then). Returns `{ url, name, file?, apiKey, pets, drop }`.
+ */
+export async function copyStore(kind, store, { dir, name }) {
+  const copy = kind === 'sqlite' ? sqliteCopy(store, dir, name) : await postgresCopy(store);
+  return { ...copy, apiKey: store.apiKey, pets: store.pets, drop: undoLater(copy.drop) };
+}
+
+function sqliteCopy(store, dir, name) {
+  const copy = sqliteFile(dir, name);
+  const Database = serverRequire('better-sqlite3');
+  const db = new Database(store.file, { readonly: true });
+  try {
+    db.prepare('VACUUM INTO ?').run(copy.file);
+  } finally {
+    db.close();
+  }
+  const files = ['', '-wal', '-shm'].map((suffix) => `${copy.file}${suffix}`);
+  return { ...copy, drop: () => Promise.all(files.map((file) => rm(file, { force: true }))) };
+}
+
+async function postgresCopy(store) {
+  const copy = scratchDatabase();
+  // A server of the round before may still be leaving (its backends end after it has exited):
+  // CREATE DATABASE refuses a template in use (55006), so try again for a few seconds.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await admin(copy.adminUrl, `create database "${copy.name}" template "${store.name}"`);
+      return copy;
+    } catch (error) {
+      if (error.code !== '55006' || attempt === 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
 function sqliteFile(dir, name) {
   const file = path.join(dir, `${name}.db`);
   return { url: `file:${file}`, name: file, file, drop: async () => {} };
 }
 
 async function scratchPostgres() {
+  const database = scratchDatabase();
+  await admin(database.adminUrl, `create database "${database.name}" template template0`);
+  return database;
+}
+
+/** A new scratch database's name, URL and drop, next to TEST_DATABASE_URL; not yet created. */
+function scratchDatabase() {
   const adminUrl =
     process.env.TEST_DATABASE_URL ?? 'postgres://petstore:petstore@127.0.0.1:5432/petstore_test';
   const name = `petstore_bench_${randomBytes(6).toString('hex')}`;
-  await admin(adminUrl, `create database "${name}" template template0`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     name,
+    adminUrl,
     drop: () => admin(adminUrl, `drop database if exists "${name}" with (force)`),
   };
 }

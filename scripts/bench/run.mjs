@@ -6,7 +6,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { NORMAL_PETS, SCALE_PETS } from './dataset.mjs';
-import { openStore } from './database.mjs';
+import { copyStore, openStore } from './database.mjs';
 import { undoLater, undoOnSignal } from './cleanup.mjs';
 import { BenchError } from './errors.mjs';
 import { load, measure, requestFor, unexpectedAnswers } from './measure.mjs';
@@ -157,8 +157,10 @@ async function benchOn(database, context) {
  * Round after round: a fresh process of every target (and the reference, our server on
  * `reference`, right after ours), checked and warmed, then per scenario each target in turn.
  * New processes each round, so a process that stays dearer moves one round, not the run; a
- * round with a dearer process is measured again (dearer-process.mjs). Resolves to the windows
- * kept and the rounds replaced.
+ * round with a dearer process is measured again (dearer-process.mjs). Each round's servers run
+ * on fresh copies of the seeded stores, as the baselines start from their seed in each new
+ * process: the pets and idempotency keys a round's creates add do not reach the next round.
+ * Resolves to the windows kept and the rounds replaced.
  */
 async function alternate(database, scenarios, store, reference, context) {
   const { options } = context;
@@ -179,12 +181,26 @@ async function alternate(database, scenarios, store, reference, context) {
   return { results: windows, replaced: replaced.map((repeat) => ({ database, ...repeat })) };
 }
 
-/** One round's fresh processes, checked and warmed, then every scenario on each target in turn. */
-async function oneRound(database, round, scenarios, store, reference, context) {
+/**
+ * One round's fresh copies of the stores and fresh processes, checked and warmed, then every
+ * scenario on each target in turn.
+ */
+async function oneRound(database, round, scenarios, seeded, seededReference, context) {
   const { options } = context;
+  const copies = [];
   const running = [];
   const results = [];
   try {
+    const copiedAt = performance.now();
+    for (const original of [seeded, seededReference].filter(Boolean)) {
+      copies.push(await copyStore(database, original, { dir: context.dir, name: copyName() }));
+    }
+    const [store, reference] = copies;
+    progress(
+      `[${database}] round ${round}: fresh copies of the seeded stores ` +
+        `(${copies.map((copy) => path.basename(copy.name)).join(', ')}) ` +
+        `in ${Math.round(performance.now() - copiedAt)} ms`,
+    );
     for (const target of options.targets) {
       running.push(await start(target, { store, pets: store.pets }, context));
       if (target === 'ours' && reference) {
@@ -239,7 +255,16 @@ async function oneRound(database, round, scenarios, store, reference, context) {
   } finally {
     for (const target of running) await target.stop();
     await context.gate.release();
+    for (const copy of copies) await copy.drop();
   }
+}
+
+let copiesMade = 0;
+
+/** A name no other round's copy has: a round measured again copies again. */
+function copyName() {
+  copiesMade += 1;
+  return `round-copy-${copiesMade}`;
 }
 
 /**
@@ -310,7 +335,7 @@ async function start(name, data, { options, pinned, dir }) {
   launches += 1;
   const logFile = path.join(dir, `${launches}-${name}.log`);
   const started = await startProcess({ name, ...launch, logFile, pinned });
-  return { ...started, readiness: launch.readiness, apiKey: data.store.apiKey };
+  return { ...started, readiness: launch.readiness, apiKey: data.store.apiKey, pets: data.pets };
 }
 
 function loadAverage() {

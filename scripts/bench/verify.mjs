@@ -1,16 +1,25 @@
 // Before measuring: does every target answer each scenario, and alike?
 import { isDeepStrictEqual } from 'node:util';
+import { cursorAfter } from './dataset.mjs';
 import { BenchError } from './errors.mjs';
 import { requestFor } from './measure.mjs';
 import { expectedStatuses, REFERENCE, scenarioFor } from './scenarios.mjs';
 
+/** Our server's targets: they answer from a store; the baselines from their seed in memory. */
+const OUR_SERVERS = new Set(['ours', 'ours-traced', REFERENCE]);
+
 /**
- * One request per scenario and target before measuring: each answers with an expected status,
- * and the parts of our server's answer the scenario names as `same`, so every target does the
- * same work (and the seed matches the baselines' data). The reference (our server on another
- * data set) is only checked for its status.
+ * Before measuring: that each of our servers' stores holds no pet after its seed's last
+ * (`target.pets`), so the round starts from the seeded data whatever an earlier round created
+ * (run.mjs copies the stores for each round); then one request per scenario and target: each
+ * answers with an expected status, and the parts of our server's answer the scenario names as
+ * `same`, so every target does the same work (and the seed matches the baselines' data). The
+ * reference (our server on another data set) is only checked for its status.
  */
 export async function verify(running, scenarios) {
+  for (const target of running.filter(({ name }) => OUR_SERVERS.has(name))) {
+    await holdsItsSeedOnly(target);
+  }
   for (const scenario of scenarios) {
     let reference;
     for (const target of running) {
@@ -38,5 +47,19 @@ export async function verify(running, scenarios) {
         );
       }
     }
+  }
+}
+
+async function holdsItsSeedOnly({ name, port, apiKey, pets }) {
+  const response = await fetch(
+    `http://127.0.0.1:${port}/v1/pets?limit=1&cursor=${cursorAfter(pets)}`,
+    { headers: { authorization: `Bearer ${apiKey}` } },
+  );
+  const text = await response.text();
+  if (response.status !== 200 || text !== '[]') {
+    throw new BenchError(
+      `${name}'s store should hold its ${pets} seeded pets only, but the page after them is ` +
+        `${response.status} ${text.slice(0, 200)}`,
+    );
   }
 }

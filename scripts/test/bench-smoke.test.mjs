@@ -149,6 +149,24 @@ describe('npm run bench', () => {
     ]);
   });
 
+  it('starts each round from the seeded store: what a round creates is not in the next', async () => {
+    // verify.mjs fails a round whose store holds a pet after the seed's last; round 2 would,
+    // had it run on the store round 1's creates (and idempotent creates) added to.
+    const { report, stderr } = await bench('fresh-rounds', [
+      ...short,
+      ...['--rounds', '2', '--scenarios', 'create,create-idempotent', '--targets', 'ours'],
+    ]);
+    expect(report.rows.map((row) => row.rounds.map((round) => round.statuses))).toEqual([
+      [{ 201: expect.any(Number) }, { 201: expect.any(Number) }],
+      [{ 201: expect.any(Number) }, { 201: expect.any(Number) }],
+    ]);
+    // A copy per round, and one more for each round measured again (a dearer process).
+    const copies = [...stderr.matchAll(/round (\d): fresh copies of the seeded stores \((.+?)\)/g)];
+    expect(copies.map((m) => m[1]).slice(0, 2)).toEqual(['1', '2']);
+    expect(copies).toHaveLength(2 + report.dearer.replacedRounds.length);
+    expect(new Set(copies.map((m) => m[2])).size).toBe(copies.length);
+  });
+
   it('measures our server with tracing on beside it, its spans exported to the sink, with new processes each round, each warmed first', async () => {
     const { report, stderr } = await bench('traced', [
       ...short,
@@ -191,7 +209,7 @@ describe('npm run bench', () => {
     expect(report.meta.otlpSink.bytes).toBeGreaterThan(0);
   });
 
-  it('seeds 1,000,000 pets into a scratch PostgreSQL database the baselines match, measures our server at 1,000 pets beside it, then drops both', async () => {
+  it('seeds 1,000,000 pets into a scratch PostgreSQL database the baselines match, measures our server at 1,000 pets beside it on fresh copies of both, then drops them all', async () => {
     const { report, stderr } = await bench('postgres', [
       ...short,
       ...[
@@ -222,11 +240,19 @@ describe('npm run bench', () => {
         met: expect.any(Boolean),
       },
     ]);
-    const scratchDatabases = [...stderr.matchAll(/\] (petstore_bench_[0-9a-f]+):/g)].map(
-      (m) => m[1],
-    );
+    const seeded = [...stderr.matchAll(/\] (petstore_bench_[0-9a-f]+):/g)].map((m) => m[1]);
     // 1,000 pets for start-up, 1,000,000 for the scenario, 1,000 for the reference.
-    expect(scratchDatabases).toHaveLength(3);
+    expect(seeded).toHaveLength(3);
+    // The round ran on copies of the last two, made with them as templates.
+    const copies = stderr
+      .match(/round 1: fresh copies of the seeded stores \((.+)\)/)[1]
+      .split(', ');
+    expect(copies).toEqual([
+      expect.stringMatching(/^petstore_bench_[0-9a-f]+$/),
+      expect.anything(),
+    ]);
+    expect(new Set([...seeded, ...copies]).size).toBe(5);
+    const scratchDatabases = [...seeded, ...copies];
     const pg = serverRequire('pg');
     const client = new pg.Client({
       connectionString:
