@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 // `npm run bench`: builds (the npm script), then measures our built server beside three
 // baselines in alternating rounds. Method and results: docs/benchmarks.md. Not a test.
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BenchError } from './bench/errors.mjs';
 import { runBench } from './bench/run.mjs';
-import { scenarioNames, scenarios } from './bench/scenarios.mjs';
+import { AGAINST, scenarioNames, scenarios } from './bench/scenarios.mjs';
 import { STEADY_SECONDS } from './bench/steady-core.mjs';
 import { targetNames } from './bench/targets.mjs';
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+/** What --targets chooses from; the other build is named by --against instead. */
+const choosable = targetNames.filter((name) => name !== AGAINST);
 
 const help = `usage: npm run bench -- [options]
 
@@ -21,7 +25,10 @@ const help = `usage: npm run bench -- [options]
   --rounds N          alternating rounds; the report shows medians (default 3)
   --connections N     autocannon connections (default 32)
   --scenarios A,B     a subset of: ${scenarioNames.join(', ')}
-  --targets A,B       a subset of: ${targetNames.join(', ')} (default all)
+  --targets A,B       a subset of: ${choosable.join(', ')} (default all)
+  --against PATH      also measure another build of our server, as target "against": a
+                      checkout (its packages/server/dist/main.js, built) or that main.js;
+                      "ours ÷ against" is what the changes between them bought
   --starts N          start-ups timed per target (default 3)
   --steady S          seconds per window for waiting for the fast core and re-running a
                       window the core slowed during (default 60; 0: measure at once)
@@ -44,7 +51,8 @@ try {
       rounds: { type: 'string', default: '3' },
       connections: { type: 'string', default: '32' },
       scenarios: { type: 'string', default: scenarioNames.join(',') },
-      targets: { type: 'string', default: targetNames.join(',') },
+      targets: { type: 'string', default: choosable.join(',') },
+      against: { type: 'string' },
       starts: { type: 'string', default: '3' },
       steady: { type: 'string', default: String(STEADY_SECONDS) },
       soak: { type: 'string', default: '0' },
@@ -64,6 +72,7 @@ if (values.help) {
 }
 
 const database = oneOf('database', values.database, ['sqlite', 'postgres', 'both']);
+const chosen = subset('targets', values.targets, choosable);
 const options = {
   databases: database === 'both' ? ['sqlite', 'postgres'] : [database],
   duration: whole('duration', values.duration, 1),
@@ -75,7 +84,10 @@ const options = {
     scenarios.find((scenario) => scenario.name === name),
   ),
   // Canonical order: ours first, so each round starts with it and baselines are checked against it.
-  targets: subset('targets', values.targets, targetNames),
+  targets: targetNames.filter(
+    (name) => chosen.includes(name) || (name === AGAINST && values.against !== undefined),
+  ),
+  against: values.against === undefined ? undefined : builtMain(values.against),
   starts: whole('starts', values.starts, 1),
   steady: whole('steady', values.steady, 0),
   soak: whole('soak', values.soak, 0),
@@ -98,6 +110,19 @@ function whole(name, text, min) {
     usage(`--${name} must be a whole number of at least ${min} (got "${text}")`);
   }
   return Number(text);
+}
+
+/** The built main.js of the build `--against` names: a checkout, or the file itself. */
+function builtMain(text) {
+  const given = path.resolve(text);
+  const file =
+    existsSync(given) && statSync(given).isDirectory()
+      ? path.join(given, 'packages/server/dist/main.js')
+      : given;
+  if (!existsSync(file)) {
+    usage(`--against: no built server at ${file} (run \`npm run build\` in that checkout)`);
+  }
+  return file;
 }
 
 function oneOf(name, text, allowed) {

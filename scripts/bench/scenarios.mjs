@@ -103,9 +103,7 @@ export const soakMix = ['list-20', 'get', 'create'].map((name) =>
 
 /** The statuses a correct answer of `target` to `scenario` may have. */
 export function expectedStatuses(scenario, target) {
-  return target === 'ours' || target === 'ours-traced' || target === REFERENCE
-    ? scenario.expected.ours
-    : scenario.expected.baseline;
+  return OUR_SERVERS.has(target) ? scenario.expected.ours : scenario.expected.baseline;
 }
 
 /**
@@ -113,6 +111,12 @@ export function expectedStatuses(scenario, target) {
  * scenarios: how much 1,000,000 pets cost is measured in the same rounds, not across the run.
  */
 export const REFERENCE = 'ours-1k';
+
+/** Another build of our server, named by `--against`, measured beside ours. */
+export const AGAINST = 'against';
+
+/** The targets that are our server: they answer from a store; the baselines from memory. */
+export const OUR_SERVERS = new Set(['ours', 'ours-traced', AGAINST, REFERENCE]);
 
 /** The scenario as `target` is asked it: the reference asks the 1,000-pet page instead. */
 export function scenarioFor(scenario, target) {

@@ -1,7 +1,7 @@
 // The servers the benchmark compares: ours, and three baselines answering from memory.
 import path from 'node:path';
 import { baselinesDir, mainJs, serverDir } from './paths.mjs';
-import { REFERENCE } from './scenarios.mjs';
+import { AGAINST, REFERENCE } from './scenarios.mjs';
 
 /** Log levels at which our server writes its `"msg":"listening"` line. */
 const levelsShowingInfo = new Set(['info', 'debug', 'trace']);
@@ -54,6 +54,15 @@ export const targets = {
           OTEL_EXPORTER_OTLP_ENDPOINT: data.otlpSink,
         },
       };
+    },
+  },
+  // Another build of our server (`--against`: a checkout, or its packages/server/dist/main.js),
+  // run as ours is on the same store: "ours ÷ against" is what a change between them bought.
+  [AGAINST]: {
+    title: 'ours, the --against build',
+    launch: (data) => {
+      const ours = targets.ours.launch(data);
+      return { ...ours, args: [data.against], cwd: path.dirname(path.dirname(data.against)) };
     },
   },
   'node-http': {

@@ -3,10 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { cursorAfter } from './dataset.mjs';
 import { BenchError } from './errors.mjs';
 import { requestFor } from './measure.mjs';
-import { expectedStatuses, REFERENCE, scenarioFor } from './scenarios.mjs';
-
-/** Our server's targets: they answer from a store; the baselines from their seed in memory. */
-const OUR_SERVERS = new Set(['ours', 'ours-traced', REFERENCE]);
+import { expectedStatuses, OUR_SERVERS, REFERENCE, scenarioFor } from './scenarios.mjs';
 
 /**
  * Before measuring: that each of our servers' stores holds no pet after its seed's last

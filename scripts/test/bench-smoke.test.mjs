@@ -167,12 +167,16 @@ describe('npm run bench', () => {
     expect(new Set(copies.map((m) => m[2])).size).toBe(copies.length);
   });
 
-  it('measures our server with tracing on beside it, its spans exported to the sink, with new processes each round, each warmed first', async () => {
+  it('measures our server with tracing on and another build (--against) beside it, the spans exported to the sink, with new processes each round, each warmed first', async () => {
     const { report, stderr } = await bench('traced', [
       ...short,
       ...['--rounds', '2', '--scenarios', 'get', '--targets', 'ours,ours-traced'],
       ...['--process-warm-up', '1'],
+      // A checkout names its build: here this one's, as a change's A/B run names the build before.
+      ...['--against', root],
     ]);
+    expect(report.meta.against).toBe(path.join(root, 'packages/server/dist/main.js'));
+    expect(report.meta.targets).toEqual(['ours', 'ours-traced', 'against']);
     const warmed = [
       ...stderr.matchAll(
         /round (\d): (\S+) \(pid (\d+)\) warmed for 1 s with get: (\d+) requests/g,
@@ -183,7 +187,9 @@ describe('npm run bench', () => {
     const repeated = report.dearer.replacedRounds.map(({ round }) => round);
     expect(repeated.length).toBeLessThanOrEqual(2);
     expect(warmed.map(([, round, target]) => `${round} ${target}`)).toEqual(
-      [1, 2, ...repeated].flatMap((round) => [`${round} ours`, `${round} ours-traced`]),
+      [1, 2, ...repeated].flatMap((round) =>
+        ['ours', 'ours-traced', 'against'].map((target) => `${round} ${target}`),
+      ),
     );
     for (const row of report.rows) {
       expect(row.rounds.map((round) => round.round)).toEqual([1, 2]);
@@ -203,6 +209,7 @@ describe('npm run bench', () => {
     ).toEqual([
       ['ours', 0, 0, false],
       ['ours-traced', 0, 0, true],
+      ['against', 0, 0, true],
     ]);
     // The traced server exported its spans (at least its verify requests' and the measured ones).
     expect(report.meta.otlpSink.exports).toBeGreaterThan(0);
