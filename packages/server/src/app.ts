@@ -118,7 +118,7 @@ export function createApp({
       ...(config.metricsToken === undefined ? [] : [metricsRoute(metrics, config.metricsToken)]),
       // 3. Every other path.
       getPetDeprecation(),
-      identifyCaller({ keys: storage.keys, clock, anonymousQuota }),
+      identifyCaller({ keys: storage.keys, revisions: storage.revisions, clock, anonymousQuota }),
       rateLimit({
         limiter,
         onDecision: (outcome) => metrics.rateLimitDecisions.labels(outcome).inc(),

@@ -1,4 +1,5 @@
 import type { ApiKeyRecord, Quota, Subject } from '../domain.js';
+import type { Revisions } from '../storage/index.js';
 
 /**
  * Who is calling, as `identifyCaller` found it: the one place every later step (rate limiting,
@@ -37,6 +38,11 @@ declare global {
       requestId: string;
       /** Who is calling, set by `identifyCaller` before anything under `/v1` runs. */
       caller: Caller;
+      /**
+       * The store's revisions as this request read them, once, when `identifyCaller` checked
+       * its key (absent without one): the routes serve what they read earlier only at these.
+       */
+      revisions?: Revisions;
     }
   }
 }

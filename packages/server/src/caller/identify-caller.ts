@@ -2,13 +2,15 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Clock } from '../clock.js';
 import { type ApiKeyRecord, quotaOf, type Quota } from '../domain.js';
 import { hashApiKey, isWellFormedApiKey } from '../keys/index.js';
-import type { ApiKeyRepository } from '../storage/index.js';
+import type { ApiKeyRepository, Storage } from '../storage/index.js';
 import { bearerToken } from './bearer-token.js';
 import { KeyCache } from './key-cache.js';
 import type { Caller } from './caller.js';
 
 export interface IdentifyCallerOptions {
-  keys: Pick<ApiKeyRepository, 'findActiveByHash' | 'revision'>;
+  keys: Pick<ApiKeyRepository, 'findActiveByHash'>;
+  /** The store's revisions: read once per request with a well-formed key, kept for the routes. */
+  revisions: Storage['revisions'];
   /** Reads the time for the key cache (and a rotated key's grace period). */
   clock: Clock;
   /** The quota of callers without a valid key, counted per client address. */
@@ -22,10 +24,13 @@ export interface IdentifyCallerOptions {
  * rejects: the rate limiter counts every caller first, then `requireCaller` answers 401.
  *
  * A key found in the cache (valid at the store's current key revision) is answered
- * synchronously: only a lookup in the store returns a promise.
+ * synchronously: only a lookup in the store returns a promise. The revisions read for that are
+ * the request's (`res.locals.revisions`): the routes check their own caches against the same
+ * read, not another (SQLite's change counter is read once per request, not twice).
  */
 export function identifyCaller({
   keys,
+  revisions,
   clock,
   anonymousQuota,
 }: IdentifyCallerOptions): RequestHandler {
@@ -76,7 +81,9 @@ export function identifyCaller({
       return next();
     }
     const now = clock.now();
-    const revision = keys.revision();
+    const read = revisions();
+    res.locals.revisions = read;
+    const revision = read.keys;
     const key = cache.get(token, revision, now);
     if (key === undefined) return lookUp(req, res, next, token, revision, now);
     res.locals.caller = ofKey(key);

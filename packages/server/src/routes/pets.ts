@@ -160,8 +160,8 @@ export function petOperations({
         );
       }
     }
-    // The revision is read before the store: what is read after it is at least that recent.
-    const revision = storage.pets.revision();
+    // Read when the key was checked, before the store: what is read after is at least that recent.
+    const revision = res.locals.revisions?.pets;
     const key = `${limit} ${status ?? ''} ${afterId ?? 0}`;
     let page = pages.get(key, revision);
     if (page === undefined) {
@@ -233,7 +233,7 @@ export function petOperations({
   async function getPet(req: Request, res: GetPetResponse): Promise<void> {
     const { petId = '' } = pathParamsOf(req);
     const id = requireSafeInteger('request/params/petId', parseIntegerLiteral(petId));
-    const revision = storage.pets.revision();
+    const revision = res.locals.revisions?.pets;
     const key = String(id);
     let found = pets.get(key, revision);
     if (found === undefined) {

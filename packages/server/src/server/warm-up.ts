@@ -49,12 +49,14 @@ export function createWarmUpKey(storage: Storage, now: number): WarmUpKey {
         ...keys,
         findActiveByHash: (hash) =>
           active && hash === key.hash ? Promise.resolve(record) : keys.findActiveByHash(hash),
-        // Retiring is a key change like any other: a cache of key lookups (identifyCaller's)
-        // checks the revision and so forgets the warm-up key at once.
-        revision: () => {
-          const revision = keys.revision();
-          return revision === undefined || active ? revision : revision + 1;
-        },
+      },
+      // Retiring is a key change like any other: a cache of key lookups (identifyCaller's)
+      // checks the keys' revision and so forgets the warm-up key at once.
+      revisions: () => {
+        const revisions = storage.revisions();
+        return revisions.keys === undefined || active
+          ? revisions
+          : { ...revisions, keys: revisions.keys + 1 };
       },
     },
     retire() {

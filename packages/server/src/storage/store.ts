@@ -11,10 +11,31 @@ import type { ApiKeyRecord, NewApiKey } from '../domain.js';
 export interface Storage {
   readonly pets: PetRepository;
   readonly keys: ApiKeyRepository;
+  /**
+   * The keys' and the pets' revisions, read together at the moment of the call (synchronous,
+   * and cheap: SQLite reads its change counter once for both). A request reads them once,
+   * before it reads anything else from the store: what it reads afterwards is at least that
+   * recent, so what was read at a revision may be served again while the revision is the same.
+   */
+  revisions(): Revisions;
   /** Resolves when the database answers; rejects otherwise (readiness). */
   ping(): Promise<void>;
   /** Closes connections; pending writes are flushed first. Idempotent. */
   close(): Promise<void>;
+}
+
+/** Numbers that change whenever what they cover may have changed, by any process. */
+export interface Revisions {
+  /**
+   * Moves whenever any key may have changed (created, revoked, rotated); undefined when that
+   * cannot be known right now. A cache of key lookups keyed on it forgets a revocation at once.
+   */
+  keys: number | undefined;
+  /**
+   * Moves whenever any pet may have changed; undefined when the store cannot tell that cheaply
+   * (then nothing read is served again).
+   */
+  pets: number | undefined;
 }
 
 export interface ListPetsQuery {
@@ -65,13 +86,6 @@ export interface PetRepository {
   get(id: number): Promise<Pet | undefined>;
   /** Pets ordered by id ascending. */
   list(query: ListPetsQuery): Promise<Pet[]>;
-  /**
-   * A number that changes whenever any pet may have changed, by this process or any other,
-   * read at the moment of the call (synchronous, and cheap); undefined when the store cannot
-   * tell that cheaply. What was read from the store while the revision was `r` may be served
-   * again as long as the revision is still `r`; read it before the pets, never after.
-   */
-  revision(): number | undefined;
 }
 
 /** The new key's own parts; everything else (plan, quota, name) is copied from the old key. */
@@ -98,12 +112,6 @@ export type KeyRotation =
  * instant compared with the adapter's clock. Every "active" below means so at the clock's time.
  */
 export interface ApiKeyRepository {
-  /**
-   * A number that changes whenever any key may have changed (created, revoked, rotated), from
-   * any process; undefined when that cannot be known right now. A cache of lookups keyed on it
-   * forgets a revocation at once.
-   */
-  revision(): number | undefined;
   create(key: NewApiKey): Promise<ApiKeyRecord>;
   /** The key with this hash if it is active. */
   findActiveByHash(hash: string): Promise<ApiKeyRecord | undefined>;

@@ -12,7 +12,7 @@ export type StoreCallWrapper = <A extends unknown[], R>(
 
 /**
  * The store with each call of serving wrapped by `wrap`: every pet call, the key lookup and
- * `ping` (not `pets.revision`, a counter read on every page and getPet, nor the key management
+ * `ping` (not `revisions`, counters read once per request with a key, nor the key management
  * of the keys CLI). The one list of the calls that metrics and traces observe; each observer
  * is a wrapper, and the adapters know nothing of them.
  *
@@ -30,7 +30,6 @@ export function wrapServedCalls(storage: Storage, wrap: StoreCallWrapper): Stora
       createIdempotent: wrap('pets.createIdempotent', pets.createIdempotent),
       get: wrap('pets.get', pets.get),
       list: wrap('pets.list', pets.list),
-      revision: pets.revision,
       purgeExpiredIdempotencyKeys: wrap(
         'pets.purgeExpiredIdempotencyKeys',
         pets.purgeExpiredIdempotencyKeys,

@@ -130,6 +130,31 @@ describe('/metrics', () => {
     expect(value(after, 'petstore_nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
   });
 
+  // The request's one read of the store's revisions (identifyCaller's) is what the routes'
+  // caches check: a page or a pet asked again while no pet changed is answered from memory.
+  it('reads the store once for a page or a pet asked again while no pet changed, again after a create', async () => {
+    const roomy = await server.createKey('enterprise', { perMinute: 100, perDay: 1000 });
+    const pet = await createPet(server, roomy, { name: 'Rex', categoryId: 1 });
+    const reads = async () => {
+      const samples = await scrape();
+      return ['pets.list', 'pets.get'].map((method) =>
+        value(samples, 'petstore_store_query_duration_seconds_count', { method, outcome: 'ok' }),
+      );
+    };
+    const askThrice = async () => {
+      for (let i = 0; i < 3; i += 1) {
+        expect((await get(server, roomy, '/v1/pets?limit=5')).status).toBe(200);
+        expect((await get(server, roomy, `/v1/pets/${pet.id}`)).status).toBe(200);
+      }
+    };
+    const [lists, gets] = await reads();
+    await askThrice();
+    expect(await reads()).toEqual([lists! + 1, gets! + 1]);
+    await createPet(server, roomy, { name: 'Tom', categoryId: 2 });
+    await askThrice();
+    expect(await reads()).toEqual([lists! + 2, gets! + 2]);
+  });
+
   it('is not there at all when METRICS_TOKEN is unset', async () => {
     const plain = await startTestServer();
     try {

@@ -15,7 +15,12 @@ describe('the warm-up key', () => {
     const clock = createTestClock();
     const warmUp = createWarmUpKey(storage, clock.now());
     // The clock never moves: only the revision can make the cache forget the key.
-    const identify = identifyCaller({ keys: warmUp.storage.keys, clock, anonymousQuota });
+    const identify = identifyCaller({
+      keys: warmUp.storage.keys,
+      revisions: warmUp.storage.revisions,
+      clock,
+      anonymousQuota,
+    });
     const callerKind = async () => {
       const res = { locals: {} } as Response;
       const req = { headers: { authorization: `Bearer ${warmUp.raw}` }, ip: '127.0.0.1' };
@@ -25,9 +30,9 @@ describe('the warm-up key', () => {
 
     expect(await callerKind()).toBe('key');
     expect(await callerKind()).toBe('key');
-    const before = warmUp.storage.keys.revision();
+    const before = warmUp.storage.revisions().keys;
     warmUp.retire();
-    expect(warmUp.storage.keys.revision()).not.toBe(before);
+    expect(warmUp.storage.revisions().keys).not.toBe(before);
     expect(await callerKind()).toBe('anonymous');
   });
 });

@@ -41,8 +41,8 @@ describe('PostgreSQL key-change listener', () => {
       await storage.keys.list();
       expect(await listeners()).toBe(0);
 
-      expect(storage.keys.revision()).toBeUndefined();
-      await vi.waitFor(() => expect(storage.keys.revision()).toBeTypeOf('number'));
+      expect(storage.revisions().keys).toBeUndefined();
+      await vi.waitFor(() => expect(storage.revisions().keys).toBeTypeOf('number'));
       expect(await listeners()).toBe(1);
     } finally {
       await storage.close();
@@ -54,7 +54,7 @@ describe('PostgreSQL key-change listener', () => {
     const log = logFrom();
     for (let round = 0; round < 5; round += 1) {
       const storage = await openPostgresStorage({ connectionString: database.url });
-      storage.keys.revision(); // starts the login…
+      storage.revisions(); // starts the login…
       await storage.close(); // …which is still under way here
     }
 

@@ -79,16 +79,16 @@ describe('SQLite in memory (the mock’s store)', () => {
   it('moves its pet revision with its own writes', async () => {
     const storage = openSqliteStorage(':memory:');
     try {
-      const start = storage.pets.revision();
-      expect(storage.pets.revision()).toBe(start);
+      const start = storage.revisions().pets;
+      expect(storage.revisions().pets).toBe(start);
       await storage.pets.create({ name: 'Rex', categoryId: 1 });
-      const afterCreate = storage.pets.revision();
+      const afterCreate = storage.revisions().pets;
       expect(afterCreate).not.toBe(start);
       await storage.pets.createIdempotent(
         { name: 'Tom', categoryId: 1 },
         { apiKeyId: 1, key: 'k', fingerprint: 'f', now: 0, expiresAt: Date.now() + 60_000 },
       );
-      expect(storage.pets.revision()).not.toBe(afterCreate);
+      expect(storage.revisions().pets).not.toBe(afterCreate);
     } finally {
       await storage.close();
     }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { NewPet, Pet } from '@petstore/types';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Clock } from '../../src/clock.js';
 import { isKeyValidAt } from '../../src/keys/index.js';
 import { openStorage } from '../../src/storage/index.js';
@@ -24,7 +24,7 @@ import {
  */
 interface Backend {
   name: string;
-  /** Whether `pets.revision()` is known (else always undefined). */
+  /** Whether `revisions().pets` is known (else always undefined). */
   petRevision: boolean;
   /** Creates an empty database; `open` may be called several times on it. */
   prepare(): Promise<PreparedDatabase>;
@@ -277,8 +277,8 @@ describe.each(backends)('storage contract on $name', (backend) => {
     // A revision that stays the same promises that no pet changed: the routes answer from
     // memory on that promise. SQLite keeps it; PostgreSQL cannot cheaply, and has none.
     it('moves its pet revision with every pet write, from this store or another (or has none)', async () => {
-      const revisions = [storage.pets.revision()];
-      const note = () => revisions.push(storage.pets.revision());
+      const revisions = [storage.revisions().pets];
+      const note = () => revisions.push(storage.revisions().pets);
       note(); // nothing changed
       await storage.pets.create({ name: 'here', categoryId: 1 });
       note();
@@ -476,6 +476,34 @@ describe.each(backends)('storage contract on $name', (backend) => {
         [second.id, 'two', '2030-01-02T03:04:05.678Z'],
         [third.id, 'three', null],
       ]);
+    });
+
+    // A cache of key lookups trusts a key while the keys' revision stays the same: it must move
+    // with every key write, here (at once) or in another process (PostgreSQL: once notified).
+    // A pet write may not move it: SQLite reads its change counter for both and, when that
+    // moved, the keys' own counter again.
+    it('moves its key revision with every key write, from this store or another, and not with pet writes', async () => {
+      const other = await open();
+      const keys = () => storage.revisions().keys;
+      await vi.waitFor(() => expect(keys()).toBeTypeOf('number')); // PostgreSQL: listening
+      const start = keys();
+      expect(keys()).toBe(start);
+
+      const created = await other.keys.create(newKey());
+      await vi.waitFor(() => expect(keys()).not.toBe(start));
+      const afterOther = keys();
+      await other.pets.create({ name: 'there', categoryId: 1 });
+      await storage.pets.create({ name: 'here', categoryId: 1 });
+      expect(keys()).toBe(afterOther);
+
+      await storage.keys.revoke(created.id);
+      const afterRevoke = keys();
+      expect(afterRevoke).not.toBe(afterOther);
+      const toRotate = await storage.keys.create(newKey({ hash: 'e'.repeat(64) }));
+      expect(keys()).not.toBe(afterRevoke);
+      const beforeRotate = keys();
+      await storage.keys.rotate(toRotate.id, { hash: 'f'.repeat(64), displayPrefix: 'psk_R' }, 0);
+      expect(keys()).not.toBe(beforeRotate);
     });
   });
 

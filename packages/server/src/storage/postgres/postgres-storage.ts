@@ -108,6 +108,11 @@ function postgresStorage(pool: pg.Pool, clock: Clock, keyChanges: KeyChanges): s
   return {
     pets: postgresPets(pool),
     keys: postgresKeys(pool, clock, keyChanges),
+    // The keys' revision moves with the notifications of key changes (key-changes.ts). The
+    // pets' is unknown: another instance's create is known here only by asking the database, and
+    // a notification would arrive after that create's 201, letting a page served from memory
+    // miss a pet its creator was already told exists.
+    revisions: () => ({ keys: keyChanges.revision(), pets: undefined }),
     ping: () => run(async () => void (await pool.query('select 1'))),
     async close() {
       // pg throws when a pool is ended twice; closing is idempotent here (shutdown paths overlap).
@@ -223,10 +228,6 @@ function postgresPets(pool: pg.Pool): store.PetRepository {
               });
         return result.rows.map(petFromRow);
       }),
-    // Unknown: another instance's create is known here only by asking the database, and a
-    // notification (as the key revision uses) would arrive after that create's 201, letting a
-    // page served from memory miss a pet its creator was already told exists.
-    revision: () => undefined,
   };
 }
 
@@ -275,7 +276,6 @@ function postgresKeys(pool: pg.Pool, clock: Clock, keyChanges: KeyChanges): stor
     };
   }
   return {
-    revision: keyChanges.revision,
     create: (key: NewApiKey): Promise<ApiKeyRecord> =>
       run(async () => {
         const result = await pool.query<ApiKeyRow>({

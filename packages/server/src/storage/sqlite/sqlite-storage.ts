@@ -88,9 +88,11 @@ function sqliteStorage(db: Database, file: string, options: SqliteStorageOptions
   const writer = lazyWriter(() =>
     file === ':memory:' ? inlineWriter(db) : threadWriter(file, options.onGroupCommitted),
   );
+  const revisions = sqliteRevisions(db);
   return {
-    pets: sqlitePets(db, writer),
-    keys: sqliteKeys(db, options.clock ?? systemClock),
+    pets: sqlitePets(db, writer, revisions),
+    keys: sqliteKeys(db, options.clock ?? systemClock, revisions),
+    revisions: revisions.read,
     // Readiness is the file still at its path, then reads and writes: a read on this connection,
     // and a write probe committed by the writer (a full or read-only disk still answers reads,
     // but takes no create).
@@ -119,18 +121,66 @@ function lazyWriter(start: () => SqliteWriter): SqliteWriter {
   };
 }
 
-function sqlitePets(db: Database, writer: SqliteWriter): store.PetRepository {
-  // SQLite's own change counter: it moves whenever another connection commits to the file (the
-  // writer thread, another process), and is read in a read transaction of its own, so it is
-  // exact at the moment of the call. Writes on this connection (`:memory:`'s inline writer) do
-  // not move it; `ownWrites` counts those. https://www.sqlite.org/pragma.html#pragma_data_version
+/** Both revisions, nothing known: the store could not be read. */
+const UNKNOWN: store.Revisions = Object.freeze({ keys: undefined, pets: undefined });
+
+/**
+ * The store's revisions, from SQLite's own change counter: `PRAGMA data_version` moves whenever
+ * another connection commits to the file (the writer thread, another process), and is read in a
+ * read transaction of its own, so it is exact at the moment of the call. One read serves both:
+ * while the counter stays put no key changed either, so the keys' revision (a counter that
+ * triggers move with every key write) is read again only once it moved, after it. Writes on
+ * this connection do not move it; they are told here: the pets' (`:memory:`'s inline writer)
+ * and the keys' (the keys CLI, tests). https://www.sqlite.org/pragma.html#pragma_data_version
+ */
+function sqliteRevisions(db: Database) {
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  const keyRevision = db
+    .prepare<[], number>('SELECT n FROM api_keys_revision WHERE id = 1')
+    .pluck();
   let seenVersion: number | undefined;
-  let revision = 0;
-  const written = <T>(write: Promise<T>): Promise<T> =>
-    write.finally(() => {
-      revision += 1;
-    });
+  let pets = 0;
+  /** The keys' revision, read after `seenVersion`; undefined: to be read again. */
+  let keys: number | undefined;
+  return {
+    read(): store.Revisions {
+      let version: number | undefined;
+      try {
+        version = dataVersion.get();
+      } catch {
+        return UNKNOWN; // closed or unreadable: the read that follows reports it
+      }
+      if (version !== seenVersion) {
+        seenVersion = version;
+        pets += 1;
+        keys = undefined;
+      }
+      if (keys === undefined) {
+        try {
+          keys = keyRevision.get();
+        } catch {
+          return { keys: undefined, pets };
+        }
+      }
+      return { keys, pets };
+    },
+    petsWritten() {
+      pets += 1;
+    },
+    keysWritten() {
+      keys = undefined;
+    },
+  };
+}
+
+type SqliteRevisions = ReturnType<typeof sqliteRevisions>;
+
+function sqlitePets(
+  db: Database,
+  writer: SqliteWriter,
+  revisions: SqliteRevisions,
+): store.PetRepository {
+  const written = <T>(write: Promise<T>): Promise<T> => write.finally(revisions.petsWritten);
   const select = db.prepare<[number], rows.PetRow>(
     `SELECT ${rows.PET_COLUMNS} FROM pets WHERE id = ?`,
   );
@@ -168,23 +218,14 @@ function sqlitePets(db: Database, writer: SqliteWriter): store.PetRepository {
           : listByStatus.all(status, afterId, limit)
         ).map(rows.petFromTuple),
       ),
-    revision: () => {
-      let version: number | undefined;
-      try {
-        version = dataVersion.get();
-      } catch {
-        return undefined; // closed or unreadable: the read that follows reports it
-      }
-      if (version !== seenVersion) {
-        seenVersion = version;
-        revision += 1;
-      }
-      return revision;
-    },
   };
 }
 
-function sqliteKeys(db: Database, clock: Clock): store.ApiKeyRepository {
+function sqliteKeys(
+  db: Database,
+  clock: Clock,
+  revisions: SqliteRevisions,
+): store.ApiKeyRepository {
   const insert = db.prepare<
     [string, string, string | null, Plan, number, number, string],
     rows.ApiKeyRow
@@ -218,12 +259,19 @@ function sqliteKeys(db: Database, clock: Clock): store.ApiKeyRepository {
   const retire = db.prepare<[string | null, string | null, number], rows.ApiKeyRow>(
     `UPDATE api_keys SET revoked_at = ?, expires_at = ? WHERE id = ? RETURNING ${rows.KEY_COLUMNS}`,
   );
-  const revision = db.prepare<[], number>('SELECT n FROM api_keys_revision WHERE id = 1').pluck();
   const countActive = db.prepare<{ now: string }, { n: number }>(
     `SELECT count(*) AS n FROM api_keys WHERE ${ACTIVE}`,
   );
   /** The clock's time as ISO 8601 text. */
   const now = () => new Date(clock.now()).toISOString();
+  /** A key write on this connection, which SQLite's change counter does not see. */
+  const keyWrite = <T>(write: () => T): T => {
+    try {
+      return write();
+    } finally {
+      revisions.keysWritten();
+    }
+  };
   // In a transaction of its own, not autocommit: with `INSERT … RETURNING` read by `.get()`,
   // the autocommit's COMMIT runs when better-sqlite3 resets the statement, and a COMMIT that
   // fails there (a full or read-only disk) would go unreported — a key printed, never stored.
@@ -253,14 +301,8 @@ function sqliteKeys(db: Database, clock: Clock): store.ApiKeyRepository {
     },
   );
   return {
-    create: (key: NewApiKey): Promise<ApiKeyRecord> => run(() => create.immediate(key)),
-    revision: () => {
-      try {
-        return revision.get();
-      } catch {
-        return undefined;
-      }
-    },
+    create: (key: NewApiKey): Promise<ApiKeyRecord> =>
+      run(() => keyWrite(() => create.immediate(key))),
     findActiveByHash: (hash: string): Promise<ApiKeyRecord | undefined> =>
       run(() => {
         const row = selectActive.get({ hash, now: now() });
@@ -268,12 +310,13 @@ function sqliteKeys(db: Database, clock: Clock): store.ApiKeyRepository {
       }),
     list: (): Promise<ApiKeyRecord[]> => run(() => selectAll.all().map(rows.apiKeyFromRow)),
     revoke: (id: number): Promise<boolean> =>
-      run(() => revoke.run({ id, now: now() }).changes === 1),
+      run(() => keyWrite(() => revoke.run({ id, now: now() }).changes === 1)),
     rotate: (
       id: number,
       replacement: store.ReplacementKey,
       graceMs: number,
-    ): Promise<store.KeyRotation> => run(() => rotate.immediate(id, replacement, graceMs)),
+    ): Promise<store.KeyRotation> =>
+      run(() => keyWrite(() => rotate.immediate(id, replacement, graceMs))),
     countActive: (): Promise<number> =>
       run(() => (countActive.get({ now: now() }) as { n: number }).n),
   };
