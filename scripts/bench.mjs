@@ -98,6 +98,10 @@ const options = {
   json: values.json,
 };
 
+if (options.soak > 0 && options.against !== undefined) {
+  usage('--against is measured beside ours in the comparison; a --soak runs our server alone');
+}
+
 try {
   await runBench(options);
 } catch (error) {

@@ -10,8 +10,8 @@ export interface Representation<T> {
 
 /**
  * What the routes read from the store and serialised, kept while the store's pet revision
- * (`Storage.revisions`, as the request read it) stays the same: a page or a pet asked again is answered without
- * the query, the JSON serialisation or the ETag's hash. Any create, by this process or another,
+ * (`Storage.revisions`, as the request read it) stays the same: a page or a pet asked again is
+ * answered without the query, the JSON serialisation or the ETag's hash. Any create, by this process or another,
  * moves the revision, and the first request to see the new revision empties the cache, so an
  * answer is never older than the last write its caller could know of. A store that cannot tell
  * its revision cheaply (PostgreSQL) answers undefined, and nothing is kept.

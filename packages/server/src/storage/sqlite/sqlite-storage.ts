@@ -129,9 +129,9 @@ const UNKNOWN: store.Revisions = Object.freeze({ keys: undefined, pets: undefine
  * another connection commits to the file (the writer thread, another process), and is read in a
  * read transaction of its own, so it is exact at the moment of the call. One read serves both:
  * while the counter stays put no key changed either, so the keys' revision (a counter that
- * triggers move with every key write) is read again only once it moved, after it. Writes on
- * this connection do not move it; they are told here: the pets' (`:memory:`'s inline writer)
- * and the keys' (the keys CLI, tests). https://www.sqlite.org/pragma.html#pragma_data_version
+ * triggers move with every key write) is read again only after the counter moved, and after
+ * reading the counter, never before. Writes on this connection do not move it, so they are told
+ * here: the pets' (`:memory:`'s inline writer) and the keys' (the keys CLI, tests). https://www.sqlite.org/pragma.html#pragma_data_version
  */
 function sqliteRevisions(db: Database) {
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
