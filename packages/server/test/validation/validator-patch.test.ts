@@ -15,11 +15,19 @@ const mutator = createRequire(import.meta.url)(
   'express-openapi-validator/dist/middlewares/parsers/req.parameter.mutator.js',
 ) as { queryOf?: (target: string) => string | null };
 
-/** `url.parse(target).query` through the legacy parser's method, which has no warning check. */
+/**
+ * The legacy parser's class, which `node:url` exports but `@types/node` does not declare: its
+ * `parse` method is `url.parse` without the check whether to warn.
+ */
+const { Url } = url as unknown as {
+  Url: new () => { parse(target: string): void; query: string | null };
+};
+
+/** `url.parse(target).query`, through the legacy parser's method (no DEP0169 warning here). */
 function urlParseQuery(target: string): string | null {
-  const parsed = new url.Url();
+  const parsed = new Url();
   parsed.parse(target);
-  return parsed.query as string | null;
+  return parsed.query;
 }
 
 /** What `read(target)` gives: the query, or the code of the error it throws. */
