@@ -51,4 +51,44 @@ describe('the SQLite schema', () => {
     db.close();
     return storage.close();
   });
+
+  it('keeps idempotency records through the migration that appends them in order', async () => {
+    // A store as it was before that migration, holding one live record.
+    const before = new BetterSqlite3(file);
+    const last = sqliteMigrations.length - 1;
+    sqliteMigrations.slice(0, last).forEach((sql) => before.exec(sql));
+    before.pragma(`user_version = ${last}`);
+    before.prepare("INSERT INTO pets (name, category_id, status) VALUES ('Rex', 2, 'sold')").run();
+    const recorded = { id: 1, name: 'Rex', categoryId: 2, status: 'sold' };
+    before
+      .prepare('INSERT INTO idempotency_keys VALUES (7, ?, ?, 1, 201, ?, ?, ?)')
+      .run('key-1', 'fingerprint-1', JSON.stringify(recorded), 1_000, 9_000_000_000_000);
+    before.close();
+
+    const storage = openSqliteStorage(file);
+    const request = { apiKeyId: 7, key: 'key-1', now: 2_000, expiresAt: 3_000 };
+    const draft = { name: 'Other', categoryId: 1 };
+    expect(
+      await storage.pets.createIdempotent(draft, { ...request, fingerprint: 'fingerprint-1' }),
+    ).toEqual({ kind: 'replayed', pet: recorded });
+    expect(
+      await storage.pets.createIdempotent(draft, { ...request, fingerprint: 'another' }),
+    ).toEqual({ kind: 'reused' });
+    await storage.close();
+
+    const db = new BetterSqlite3(file);
+    const { sql } = db
+      .prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'idempotency_keys'")
+      .get() as { sql: string };
+    expect(sql).not.toMatch(/WITHOUT ROWID/i);
+    const plan = db
+      .prepare(
+        'EXPLAIN QUERY PLAN SELECT fingerprint FROM idempotency_keys WHERE api_key_id = ? AND idempotency_key = ?',
+      )
+      .all(7, 'key-1') as { detail: string }[];
+    expect(plan.map((row) => row.detail).join('\n')).toContain(
+      'SEARCH idempotency_keys USING INDEX idempotency_keys_key (api_key_id=? AND idempotency_key=?)',
+    );
+    db.close();
+  });
 });

@@ -72,6 +72,31 @@ export const sqliteMigrations: readonly string[] = [
   CREATE TRIGGER api_keys_deleted AFTER DELETE ON api_keys
     BEGIN UPDATE api_keys_revision SET n = n + 1; END;
   `,
+  `
+  -- Idempotency records in a rowid table, in the order they are made, found through a unique
+  -- index on (api_key_id, idempotency_key). Clients pick keys at random (UUIDs): as the table's
+  -- own key (WITHOUT ROWID), every ~300-byte record went into a random page of the whole table,
+  -- which grew more costly to write as records accumulated; now a record is appended and only
+  -- its ~50-byte index entry goes to a random place. The records are kept as they were.
+  CREATE TABLE idempotency_keys_in_order (
+    api_key_id      INTEGER NOT NULL,
+    idempotency_key TEXT    NOT NULL,
+    fingerprint     TEXT    NOT NULL,
+    pet_id          INTEGER NOT NULL,
+    response_status INTEGER NOT NULL,
+    response_body   TEXT    NOT NULL,
+    created_at      INTEGER NOT NULL,
+    expires_at      INTEGER NOT NULL
+  );
+  INSERT INTO idempotency_keys_in_order
+    SELECT api_key_id, idempotency_key, fingerprint, pet_id, response_status, response_body,
+           created_at, expires_at
+    FROM idempotency_keys ORDER BY created_at;
+  DROP TABLE idempotency_keys;
+  ALTER TABLE idempotency_keys_in_order RENAME TO idempotency_keys;
+  CREATE UNIQUE INDEX idempotency_keys_key ON idempotency_keys (api_key_id, idempotency_key);
+  CREATE INDEX idempotency_keys_expires_at ON idempotency_keys (expires_at);
+  `,
 ];
 
 /** Applies the migrations not yet applied, each in its own transaction. Idempotent. */
