@@ -81,6 +81,12 @@ describe('the SQLite schema', () => {
       .prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'idempotency_keys'")
       .get() as { sql: string };
     expect(sql).not.toMatch(/WITHOUT ROWID/i);
+    // Still one record per (API key, key): the index is unique.
+    expect(() =>
+      db
+        .prepare('INSERT INTO idempotency_keys VALUES (7, ?, ?, 1, 201, ?, ?, ?)')
+        .run('key-1', 'fingerprint-2', '{}', 3_000, 9_000_000_000_000),
+    ).toThrow(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_UNIQUE' }));
     const plan = db
       .prepare(
         'EXPLAIN QUERY PLAN SELECT fingerprint FROM idempotency_keys WHERE api_key_id = ? AND idempotency_key = ?',
