@@ -37,7 +37,10 @@ function recorder(): { seen: Seen[]; observe: ResponseObserver } {
   };
 }
 
-/** An app whose `/slow` answers 201 after `ms`, `/fast` 200 at once; `listeners` records how many `finish` listeners the response had in the handler. */
+/**
+ * An app whose `/slow` answers 201 after 30 ms and `/fast` 200 at once; `listeners` gets how many
+ * `finish` listeners each `/fast` response had when its handler ran.
+ */
 function appWith(observers: ResponseObserver[], listeners: number[] = []): Express {
   const app = express();
   if (observers.length > 0) app.use(observeResponses(...observers));
