@@ -43,9 +43,10 @@ let subscribed = false;
  * so decided, it seems at start-up (V8's trace showed sites tenured before any load). Each
  * response's array then lived in the old generation, pointing at the request's young objects,
  * which every young collection therefore kept and promoted: a full collection every 1–2 s,
- * more CPU per request and a p99 near 40 ms instead of 10, for the process's whole life. With the listener prepended (the other literal) or V8's pretenuring off, no process fell
- * into that state (Node.js 24.21.0, V8 13.6: docs/benchmarks.md, *Stability*). The channel adds
- * no listener and no closure per response.
+ * more CPU per request and a p99 near 40 ms instead of 10, for the process's whole life. With
+ * the listener prepended (the other literal) or V8's pretenuring off, no process fell into that
+ * state (Node.js 24.21.0, V8 13.6: docs/benchmarks.md, *Stability*). The channel adds no
+ * listener and no closure per response.
  */
 export function observeResponses(...observers: ResponseObserver[]): RequestHandler {
   if (!subscribed) {
