@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
+import { SpanStatusCode } from '@opentelemetry/api';
 import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
@@ -9,8 +10,6 @@ import express from 'express';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { observeResponses } from '../../src/http/index.js';
 import { serverSpans } from '../../src/tracing/server-spans.js';
-
-const ERROR = 2;
 
 const exporter = new InMemorySpanExporter();
 const tracer = new TracerProvider({
@@ -25,8 +24,9 @@ let unansweredTaken = 0;
 let hung = () => {};
 
 beforeAll(async () => {
-  // The server's composition: the HTTP server's in-flight bookkeeping, then the app with the
-  // span first and the response observers (request log, metrics) after it.
+  // Composed as the server is: a `close` listener of the HTTP server's own before the app (as
+  // its in-flight table has), then the span first in the app and the response observers (the
+  // request log, the metrics) after it.
   const app = express();
   app.use(serverSpans(tracer).handler);
   app.use(observeResponses(() => (answered += 1)));
@@ -77,7 +77,10 @@ describe('server spans', () => {
     const [span] = exporter.getFinishedSpans();
     expect(span?.attributes).toMatchObject({ 'error.type': 'response_incomplete' });
     expect(span?.attributes).not.toHaveProperty('http.response.status_code');
-    expect(span?.status).toMatchObject({ code: ERROR, message: 'the connection closed first' });
+    expect(span?.status).toMatchObject({
+      code: SpanStatusCode.ERROR,
+      message: 'the connection closed first',
+    });
     expect(unansweredTaken).toBe(taken + 1);
   });
 });
