@@ -62,7 +62,7 @@ describe('server spans', () => {
       });
       expect(span.attributes).not.toHaveProperty('error.type');
     }
-    // The observers ran at `finish` and the server's own `close` listener before the span's.
+    // The observers ran at `finish`, and the server's own `close` listener ran beside the span's.
     expect(answered - answeredBefore).toBe(3);
     expect(unansweredTaken - takenBefore).toBe(3);
   });
