@@ -2,7 +2,6 @@ import type { RequestHandler } from 'express';
 import { middleware as openApiValidatorMiddleware } from 'express-openapi-validator';
 import { loadDescription } from '../contract.js';
 import { ApiError, type ErrorTranslator } from '../errors/index.js';
-import { memoizeRoutePatterns } from './route-patterns.js';
 
 export interface OpenApiValidationOptions {
   /** Also check every JSON response against the contract (a mismatch becomes a 500). */
@@ -33,7 +32,6 @@ const VALIDATOR_STEPS = new Set(['metadataMiddleware', 'requestMiddleware', 'res
 export function openApiValidation({
   validateResponses,
 }: OpenApiValidationOptions): RequestHandler[] {
-  memoizeRoutePatterns();
   const steps = openApiValidatorMiddleware({
     apiSpec: withHeadOperations(loadDescription()) as never,
     // The bundle is linted and validated against the OpenAPI 3.1 schema in CI (packages/types).
