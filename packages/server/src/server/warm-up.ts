@@ -69,6 +69,11 @@ export function createWarmUpKey(storage: Storage, now: number): WarmUpKey {
  * Sends the app a few requests through a private loopback listener, so that the validator
  * compiles its schemas (~300 ms) before the public port opens and the first real request does
  * not pay for it. Reads only, and a create that fails validation: the warm-up never writes.
+ *
+ * It is also the app's first test of itself: answers 200, 404 and 400 are expected, and a 5xx
+ * to any of these requests means every request of its kind would get one (a broken dependency,
+ * a store the app cannot read), so the warm-up rejects and the server never listens. The error
+ * behind that answer is logged by the app's error handler, just before.
  */
 export async function warmUp(app: Express, apiKey: string): Promise<void> {
   const server = createServer((req, res) => {
@@ -82,11 +87,17 @@ export async function warmUp(app: Express, apiKey: string): Promise<void> {
     const headers = { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' };
     for (const [method, path, body] of [
       ['GET', '/v1/pets?limit=1', null],
-      ['GET', '/v1/pets/1', null],
+      // An id no store reaches: a 404 whatever the pets, so no stored row decides the start.
+      ['GET', `/v1/pets/${Number.MAX_SAFE_INTEGER}`, null],
       ['POST', '/v1/pets', '{}'],
     ] as const) {
       const response = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers, body });
       await response.arrayBuffer();
+      if (response.status >= 500) {
+        throw new Error(
+          `The start-up warm-up's ${method} ${path} was answered ${response.status}: the app cannot serve the API (its error is logged above), so it does not listen.`,
+        );
+      }
     }
   } finally {
     server.closeAllConnections();

@@ -1,10 +1,10 @@
-import type { Request, Response } from 'express';
+import express, { type Request, type Response } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { identifyCaller } from '../../src/caller/index.js';
 import { anonymousQuota } from '../../src/keys/index.js';
-import { createWarmUpKey } from '../../src/server/warm-up.js';
+import { createWarmUpKey, warmUp } from '../../src/server/warm-up.js';
 import { openSqliteStorage, type Storage } from '../../src/storage/index.js';
-import { createTestClock } from '../../src/testing/index.js';
+import { createTestClock, startTestServer } from '../../src/testing/index.js';
 
 describe('the warm-up key', () => {
   let storage: Storage | undefined;
@@ -34,5 +34,48 @@ describe('the warm-up key', () => {
     warmUp.retire();
     expect(warmUp.storage.revisions().keys).not.toBe(before);
     expect(await callerKind()).toBe('anonymous');
+  });
+});
+
+describe('the warm-up', () => {
+  const getPath = `/v1/pets/${Number.MAX_SAFE_INTEGER}`;
+  /** An app answering the warm-up's requests with `status`, and the requests it saw. */
+  const appAnswering = (status: (path: string) => number) => {
+    const seen: string[] = [];
+    const app = express();
+    app.use((req, res) => {
+      seen.push(`${req.method} ${req.originalUrl}`);
+      res.status(status(req.originalUrl)).json({});
+    });
+    return { app, seen };
+  };
+
+  it('passes when the app answers as a working one does (200, 404, 400)', async () => {
+    const { app, seen } = appAnswering((path) =>
+      path.startsWith('/v1/pets?') ? 200 : path === getPath ? 404 : 400,
+    );
+    await warmUp(app, 'key');
+    expect(seen).toEqual(['GET /v1/pets?limit=1', `GET ${getPath}`, 'POST /v1/pets']);
+  });
+
+  it('rejects, naming the request, when the app answers any of them with a 5xx', async () => {
+    for (const failing of ['/v1/pets?limit=1', getPath, '/v1/pets']) {
+      const { app } = appAnswering((path) => (path === failing ? 500 : 200));
+      await expect(warmUp(app, 'key')).rejects.toThrow(
+        `The start-up warm-up's ${failing === '/v1/pets' ? 'POST' : 'GET'} ${failing} was answered 500`,
+      );
+    }
+  });
+
+  it('keeps a server whose store answers with a bug from listening', async () => {
+    const started = startTestServer({
+      decorateStorage: (storage): Storage => ({
+        ...storage,
+        pets: { ...storage.pets, list: () => Promise.reject(new Error('a bug in the store')) },
+      }),
+    });
+    await expect(started).rejects.toThrow(
+      "The start-up warm-up's GET /v1/pets?limit=1 was answered 500",
+    );
   });
 });
