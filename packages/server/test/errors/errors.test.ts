@@ -94,18 +94,22 @@ describe('errors', () => {
 
   it('answers 500 internal_error without internals when something breaks, and logs it with the request id', async () => {
     const { logger, lines } = capturingLogger();
+    // It breaks once the server is up: broken from the start, the warm-up's 500 would stop it.
+    let broken = false;
     const server = await startTestServer({
       logger,
       decorateStorage: (storage) => ({
         ...storage,
         pets: {
           ...storage.pets,
-          list: async () => {
+          list: async (query) => {
+            if (!broken) return storage.pets.list(query);
             throw new Error('SQLITE_CORRUPT: database disk image is malformed at /srv/secret.db');
           },
         },
       }),
     });
+    broken = true;
     try {
       const key = await server.createKey();
       const response = await fetch(`${server.baseUrl}/pets`, {
