@@ -12,16 +12,6 @@ import { answerIfNotModified, entityTag } from './entity-tag.js';
 import type { OperationHandlers, OperationResponse } from './operations.js';
 import { type Representation, RepresentationCache } from './representation-cache.js';
 
-const encoder = new TextEncoder();
-/**
- * `text` as UTF-8 bytes of their own: `Buffer.from` would cut a short text out of Node's shared
- * 8 KiB pool, and a cached answer would then keep its whole slab alive.
- */
-const utf8 = (text: string): Buffer => {
-  const bytes = encoder.encode(text);
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-};
-
 /** The default page size of `listPets` (the contract's `limit` default). */
 export const DEFAULT_PAGE_SIZE = 20;
 /** The largest page (the contract's `limit` maximum). */
@@ -147,7 +137,7 @@ export function petOperations({
       link = `</v1/pets?${next}>; rel="next"`;
     }
     const text = JSON.stringify(body);
-    return { body, bytes: utf8(text), etag: entityTag(text, link), link };
+    return { body, bytes: Buffer.from(text), etag: entityTag(text, link), link };
   }
 
   // Pages and pets answered again from memory while no pet changed (representation-cache.ts).
@@ -254,7 +244,7 @@ export function petOperations({
         throw new ApiError('internal_error');
       }
       const text = JSON.stringify(pet);
-      found = { body: pet, bytes: utf8(text), etag: entityTag(text) };
+      found = { body: pet, bytes: Buffer.from(text), etag: entityTag(text) };
       pets.set(key, revision, found);
     }
     if (answerIfNotModified(req, res, found.etag)) return;
