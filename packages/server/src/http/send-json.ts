@@ -5,7 +5,7 @@ import type { Response } from 'express';
  * Answers that wait for the end of the current turn of the event loop, in the order they were
  * ended: [response, body, response, body, …].
  */
-let waiting: (ServerResponse | string | Buffer | undefined)[] = [];
+let waiting: (ServerResponse | string | undefined)[] = [];
 
 function endWaiting(): void {
   const answers = waiting;
@@ -15,7 +15,7 @@ function endWaiting(): void {
     // Ended twice within the turn (a bug elsewhere): the first answer stands.
     if (res.writableEnded) continue;
     try {
-      res.end(answers[i + 1] as string | Buffer | undefined);
+      res.end(answers[i + 1] as string | undefined);
     } catch (error) {
       // One answer that cannot be written must not keep the others of the turn unsent.
       res.destroy(error as Error);
@@ -34,17 +34,13 @@ function endWaiting(): void {
  * end of that same turn. An answer ended in a later turn (a create, after its commit) leaves
  * at the end of that one.
  */
-export function endAtTurnEnd(res: ServerResponse, body?: string | Buffer): void {
+export function endAtTurnEnd(res: ServerResponse, body?: string): void {
   if (waiting.push(res, body) === 2) setImmediate(endWaiting);
 }
 
 export interface SendJsonOptions {
-  /**
-   * The body already serialised and encoded (a cached page's bytes), else it is serialised here.
-   * Bytes go to the socket as they are, where a string is joined to the headers and encoded to
-   * UTF-8 again for every answer: a cached page about 1 % cheaper (docs/benchmarks.md).
-   */
-  encoded?: Buffer | undefined;
+  /** The body already serialised (a cached page's text), else it is serialised here. */
+  text?: string | undefined;
   /**
    * Through Express's `res.json` instead, where express-openapi-validator checks the body
    * against the contract when response validation is on.
@@ -67,15 +63,15 @@ export function sendJson<T>(
   res: Response<T>,
   status: number,
   body: NoInfer<T>,
-  { encoded, viaExpress = false }: SendJsonOptions = {},
+  { text, viaExpress = false }: SendJsonOptions = {},
 ): void {
   if (viaExpress) {
     res.status(status).json(body);
     return;
   }
-  const json = encoded ?? JSON.stringify(body);
+  const json = text ?? JSON.stringify(body);
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', typeof json === 'string' ? Buffer.byteLength(json) : json.length);
+  res.setHeader('Content-Length', Buffer.byteLength(json));
   endAtTurnEnd(res, json);
 }

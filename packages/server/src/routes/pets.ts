@@ -88,8 +88,8 @@ export function petOperations({
 }: PetRoutesOptions): OperationHandlers {
   const inFlight = new InFlightKeys();
   /** A JSON answer; through Express's `res.json` when responses are validated (it hooks that). */
-  const sendJson = <T>(res: Response<T>, status: number, body: NoInfer<T>, encoded?: Buffer) =>
-    sendJsonAnswer(res, status, body, { encoded, viaExpress: validateResponses });
+  const sendJson = <T>(res: Response<T>, status: number, body: NoInfer<T>, text?: string) =>
+    sendJsonAnswer(res, status, body, { text, viaExpress: validateResponses });
   const refuse = (pet: unknown) =>
     logger.warn({ pet }, 'a stored pet does not match the contract and is not served');
 
@@ -137,7 +137,7 @@ export function petOperations({
       link = `</v1/pets?${next}>; rel="next"`;
     }
     const text = JSON.stringify(body);
-    return { body, bytes: Buffer.from(text), etag: entityTag(text, link), link };
+    return { body, text, etag: entityTag(text, link), link };
   }
 
   // Pages and pets answered again from memory while no pet changed (representation-cache.ts).
@@ -170,7 +170,7 @@ export function petOperations({
     }
     if (page.link !== undefined) res.setHeader('Link', page.link);
     if (answerIfNotModified(req, res, page.etag)) return;
-    sendJson(res, 200, page.body, page.bytes);
+    sendJson(res, 200, page.body, page.text);
   }
 
   /**
@@ -244,11 +244,11 @@ export function petOperations({
         throw new ApiError('internal_error');
       }
       const text = JSON.stringify(pet);
-      found = { body: pet, bytes: Buffer.from(text), etag: entityTag(text) };
+      found = { body: pet, text, etag: entityTag(text) };
       pets.set(key, revision, found);
     }
     if (answerIfNotModified(req, res, found.etag)) return;
-    sendJson(res, 200, found.body, found.bytes);
+    sendJson(res, 200, found.body, found.text);
   }
 
   return { listPets, createPet, getPet };

@@ -1,13 +1,9 @@
 import QuickLRU from 'quick-lru';
 
-/**
- * A JSON answer as the routes send it: the body, its JSON encoded as UTF-8 once (written to the
- * socket as it is, where a string would be encoded again for every answer), its ETag, and a
- * page's `Link`.
- */
+/** A JSON answer as the routes send it: the body, its text, its ETag, and a page's `Link`. */
 export interface Representation<T> {
   body: T;
-  bytes: Buffer;
+  text: string;
   etag: string;
   link?: string | undefined;
 }

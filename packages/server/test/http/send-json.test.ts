@@ -1,8 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Response } from 'express';
-import { endAtTurnEnd, sendJson } from '../../src/http/index.js';
+import { endAtTurnEnd } from '../../src/http/index.js';
 
 let server: Server | undefined;
 afterEach(
@@ -68,19 +67,5 @@ describe('endAtTurnEnd', () => {
       endAtTurnEnd(res, 'second');
     });
     expect(await (await fetch(base)).text()).toBe('first');
-  });
-});
-
-describe('sendJson', () => {
-  it('sends a body encoded beforehand as it is, with its length in bytes, on GET and HEAD', async () => {
-    const pet = { id: 1, name: 'Médor 🐕', categoryId: 2 };
-    const encoded = Buffer.from(JSON.stringify(pet));
-    const base = await serve((res) => sendJson(res as Response, 200, pet, { encoded }));
-    for (const method of ['GET', 'HEAD']) {
-      const response = await fetch(base, { method });
-      expect(response.headers.get('content-length')).toBe(String(encoded.length));
-      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
-      expect(await response.text()).toBe(method === 'GET' ? JSON.stringify(pet) : '');
-    }
   });
 });

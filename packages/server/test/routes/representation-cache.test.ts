@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Representation, RepresentationCache } from '../../src/routes/representation-cache.js';
 
-const answer = (text: string): Representation<string> => ({
-  body: text,
-  bytes: Buffer.from(text),
-  etag: `"${text}"`,
-});
+const answer = (text: string): Representation<string> => ({ body: text, text, etag: `"${text}"` });
 
 describe('RepresentationCache', () => {
   it('answers what was stored at the revision it is asked at', () => {
