@@ -22,7 +22,7 @@ import type { Plan, Quota } from '../domain.js';
 import { issueApiKey } from '../keys/index.js';
 import { createLogger, type Logger } from '../logger.js';
 import type { RateLimiter } from '../rate-limit/index.js';
-import { startServer } from '../server/index.js';
+import { type RunningServer, startServer } from '../server/index.js';
 import { openStorage, type Storage } from '../storage/index.js';
 import { createPermissiveLimiter } from './permissive-limiter.js';
 import { createTestClock, type TestClock } from './test-clock.js';
@@ -110,14 +110,26 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     metricsToken: options.metricsToken,
   };
   config.http = { ...config.http, ...options.http };
-  const running = await startServer({
-    config,
-    clock,
-    storage,
-    limiter,
-    decorateStorage: options.decorateStorage,
-    logger: options.logger ?? createLogger('silent'),
-  });
+  const closeOwned = async () => {
+    if (ownLimiter) await limiter.close();
+    await storage.close();
+    if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+  };
+  let running: RunningServer;
+  try {
+    running = await startServer({
+      config,
+      clock,
+      storage,
+      limiter,
+      decorateStorage: options.decorateStorage,
+      logger: options.logger ?? createLogger('silent'),
+    });
+  } catch (error) {
+    // A server that could not start (its warm-up answered 5xx, …) leaves nothing open behind.
+    await closeOwned();
+    throw error;
+  }
   const url = running.url;
 
   return {
@@ -136,9 +148,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
     async close() {
       await running.close({ drainMs: 0, timeoutMs: 0 });
-      if (ownLimiter) await limiter.close();
-      await storage.close();
-      if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+      await closeOwned();
     },
   };
 }

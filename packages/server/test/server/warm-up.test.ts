@@ -4,7 +4,11 @@ import { identifyCaller } from '../../src/caller/index.js';
 import { anonymousQuota } from '../../src/keys/index.js';
 import { createWarmUpKey, warmUp } from '../../src/server/warm-up.js';
 import { openSqliteStorage, type Storage } from '../../src/storage/index.js';
-import { createTestClock, startTestServer } from '../../src/testing/index.js';
+import {
+  createPermissiveLimiter,
+  createTestClock,
+  startTestServer,
+} from '../../src/testing/index.js';
 
 describe('the warm-up key', () => {
   let storage: Storage | undefined;
@@ -67,15 +71,33 @@ describe('the warm-up', () => {
     }
   });
 
-  it('keeps a server whose store answers with a bug from listening', async () => {
+  it('keeps a server whose store answers with a bug from listening, and leaves nothing open', async () => {
+    let opened: Storage | undefined;
+    let limiterClosed = false;
     const started = startTestServer({
-      decorateStorage: (storage): Storage => ({
-        ...storage,
-        pets: { ...storage.pets, list: () => Promise.reject(new Error('a bug in the store')) },
-      }),
+      limiter: (clock) => {
+        const limiter = createPermissiveLimiter(clock);
+        return {
+          ...limiter,
+          close: async () => {
+            limiterClosed = true;
+            await limiter.close();
+          },
+        };
+      },
+      decorateStorage: (storage): Storage => {
+        opened = storage;
+        return {
+          ...storage,
+          pets: { ...storage.pets, list: () => Promise.reject(new Error('a bug in the store')) },
+        };
+      },
     });
     await expect(started).rejects.toThrow(
       "The start-up warm-up's GET /v1/pets?limit=1 was answered 500",
     );
+    expect(limiterClosed).toBe(true);
+    // The store is closed: it answers no more reads.
+    await expect(opened!.pets.list({ limit: 1 })).rejects.toThrow();
   });
 });
