@@ -5,6 +5,30 @@ import { ApiError } from '../errors/index.js';
 const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
+ * Whether every string in `value` (a parsed JSON body or query), values and property names, is
+ * well-formed Unicode: what almost every request has, answered without building a path for
+ * each value (`findMalformedString` does, and says where once this says no). A stack of its own,
+ * as below.
+ */
+export function isWellFormedDeep(value: unknown): boolean {
+  if (typeof value === 'string') return value.isWellFormed();
+  if (typeof value !== 'object' || value === null) return true;
+  const pending: object[] = [value];
+  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
+    for (const key of Object.keys(item)) {
+      if (!key.isWellFormed()) return false;
+      const child: unknown = (item as Record<string, unknown>)[key];
+      if (typeof child === 'string') {
+        if (!child.isWellFormed()) return false;
+      } else if (typeof child === 'object' && child !== null) {
+        pending.push(child);
+      }
+    }
+  }
+  return true;
+}
+
+/**
  * Where in `value` (a parsed JSON body or query) a string — a value or a property name — is not
  * well-formed Unicode, as a path (`name`, `tags/0`), or undefined when every string is. It walks
  * with a stack of its own, not recursion: a body may nest thousands of levels deep.
@@ -36,6 +60,7 @@ export function findMalformedString(value: unknown): string | undefined {
  */
 export function requireWellFormedStrings(): RequestHandler {
   return (req, _res, next) => {
+    if (isWellFormedDeep(req.body) && isWellFormedDeep(req.query)) return next();
     for (const [where, value] of [
       ['body', req.body as unknown],
       ['query', req.query as unknown],

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../src/testing/index.js';
-import { findMalformedString } from '../../src/validation/index.js';
+import { findMalformedString, isWellFormedDeep } from '../../src/validation/index.js';
 import { expectApiHeaders, expectError } from '../support/contract.js';
 import { get, postPet } from '../support/requests.js';
 
@@ -16,6 +17,46 @@ describe('findMalformedString', () => {
     ['numbers and null', { a: 1, b: null, c: true }, undefined],
   ])('finds %s', (_case, value, expected) => {
     expect(findMalformedString(value)).toBe(expected);
+  });
+});
+
+describe('isWellFormedDeep', () => {
+  // Strings of characters, lone halves of a pair, and pairs, so that halves may meet in order,
+  // out of order, or alone; in values and property names, nested in objects and arrays.
+  const text = fc.string({
+    unit: fc.constantFrom('a', 'é', '\ud800', '\udc00', '\udbff', '\udfff', '🐕'),
+    maxLength: 6,
+  });
+  const json = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small' },
+      text,
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(tie('value'), { maxLength: 4 }),
+      fc.dictionary(text, tie('value'), { maxKeys: 4 }),
+    ),
+  })).value;
+
+  it('says yes exactly when findMalformedString finds nothing', () => {
+    const answers = { yes: 0, no: 0 };
+    fc.assert(
+      fc.property(json, (value) => {
+        const wellFormed = isWellFormedDeep(value);
+        expect(wellFormed).toBe(findMalformedString(value) === undefined);
+        answers[wellFormed ? 'yes' : 'no'] += 1;
+      }),
+      { numRuns: 2000 },
+    );
+    // Both answers came up often, so the property compared both.
+    expect(Math.min(answers.yes, answers.no)).toBeGreaterThan(200);
+  });
+
+  it('walks a body nested 100,000 levels deep without recursion', () => {
+    let deep: unknown = '\ud800';
+    for (let i = 0; i < 100_000; i += 1) deep = [deep];
+    expect(isWellFormedDeep(deep)).toBe(false);
   });
 });
 
