@@ -70,7 +70,8 @@ export function load({ port, requests, connections, seconds }) {
  * The machine probe runs on the server's core (idle then) right before and right after the
  * measured run: CPU per request divided by the mean of the two probes is the request's cost in
  * probe units, which the core's own changes of speed leave out (machine-probe.mjs). A third
- * probe runs during it at the lowest priority (`machineUs.during`, recorded only).
+ * probe runs during it at the lowest priority (`machineUs.during`): the report leaves it out,
+ * stability.mjs divides by it.
  */
 export function measure({ gate, target, scenario, apiKey, connections, duration, warmUp }) {
   const requests = [requestFor(scenario, apiKey)];
@@ -93,7 +94,7 @@ async function measureWindow({
   machineBefore,
 }) {
   const { pinned, serverCore, harnessCore } = gate;
-  // A probe at the lowest priority beside the server during the window (recorded only).
+  // A probe at the lowest priority beside the server during the window (for stability.mjs).
   const during = pinned ? probeDuring({ core: serverCore, ms: duration * 1000 }) : undefined;
   await during?.ready;
   resetPeakRss(target.pid);
