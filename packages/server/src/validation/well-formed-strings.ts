@@ -1,12 +1,10 @@
 import type { RequestHandler } from 'express';
 import { ApiError } from '../errors/index.js';
 
-/** A lone UTF-16 surrogate: with the `u` flag, a surrogate that is not half of a pair. */
-const LONE_SURROGATE = /\p{Cs}/u;
-
 /**
  * Whether every string in `value` (a parsed JSON body or query), values and property names, is
- * well-formed Unicode: what almost every request has, answered without building a path for
+ * well-formed Unicode (`String.prototype.isWellFormed`: no lone UTF-16 surrogate, a half of a
+ * pair without the other): what almost every request has, answered without building a path for
  * each value (`findMalformedString` does, and says where once this says no). A stack of its own,
  * as below.
  */
@@ -38,13 +36,12 @@ export function findMalformedString(value: unknown): string | undefined {
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const [item, at] = next;
     if (typeof item === 'string') {
-      if (LONE_SURROGATE.test(item)) return at;
+      if (!item.isWellFormed()) return at;
       continue;
     }
     if (typeof item !== 'object' || item === null) continue;
     for (const [key, child] of Object.entries(item)) {
-      if (LONE_SURROGATE.test(key))
-        return at === '' ? '(a property name)' : `${at}/(a property name)`;
+      if (!key.isWellFormed()) return at === '' ? '(a property name)' : `${at}/(a property name)`;
       pending.push([child, at === '' ? key : `${at}/${key}`]);
     }
   }
