@@ -2,7 +2,7 @@
 // target while /proc tells what the target process spent.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { probeDuring, probeMean } from './machine-probe.mjs';
@@ -11,6 +11,12 @@ import { onSteadyCore } from './steady-core.mjs';
 
 /** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, usually 100). */
 const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+
+/** Length of a slice of the measured window, in ms: CPU per request is also read slice by slice. */
+export const SLICE_MS = 500;
+
+/** The quantile of the slices' CPU per request that a window reports (`cpuPerRequestP10Us`). */
+export const SLICE_QUANTILE = 0.1;
 
 /** A new client address (10.0.0.0/8) for each anonymous request. */
 let addresses = 0;
@@ -72,6 +78,14 @@ export function load({ port, requests, connections, seconds }) {
  * probe units, which the core's own changes of speed leave out (machine-probe.mjs). A third
  * probe runs during it at the lowest priority (`machineUs.during`): the report leaves it out,
  * stability.mjs divides by it.
+ *
+ * The window is also cut into half-second slices (`slices`: [answers, server CPU µs] each), and
+ * `cpuPerRequestP10Us` is the 10th percentile of their CPU per request: what a request costs in
+ * the window's cheapest seconds. The core's slow phases (up to twice the CPU for the same work,
+ * machine-probe.mjs) come and go within seconds, and only ever make a slice dearer, so this
+ * figure leaves most of them out where the whole window's average keeps them. It also leaves
+ * out the target's own occasional costs (a full garbage collection, a timer's work) that fall
+ * in dear slices, which is why the whole window's figure stays the report's main one.
  */
 export function measure({ gate, target, scenario, apiKey, connections, duration, warmUp }) {
   const requests = [requestFor(scenario, apiKey)];
@@ -102,9 +116,12 @@ async function measureWindow({
   const harnessBefore = process.cpuUsage();
   const coresBefore = coreTimes();
   const startedAt = performance.now();
-  const result = await load({ port: target.port, requests, connections, seconds: duration });
+  const running = load({ port: target.port, requests, connections, seconds: duration });
+  const slicing = sliceWindow(running, target.pid);
+  const result = await running;
   const wallSeconds = (performance.now() - startedAt) / 1000;
   const cpu = cpuSeconds(target.pid) - cpuBefore;
+  const slices = slicing.end();
   const { user, system } = process.cpuUsage(harnessBefore);
   const harnessCpuShare = (user + system) / 1e6 / wallSeconds;
   const coresBusy = busyShares(coresBefore, coreTimes());
@@ -124,6 +141,8 @@ async function measureWindow({
     machineUs,
     serverCore: pinned ? serverCore : null,
     cpuPerRequestUnits: cpuPerRequestUs === null ? null : cpuPerRequestUs / probeMean(machineUs),
+    cpuPerRequestP10Us: sliceQuantile(slices, SLICE_QUANTILE),
+    slices,
     cpuShare: cpu / wallSeconds,
     harnessCpuShare,
     // What other processes took of the server's core and of the harness's core meanwhile.
@@ -138,6 +157,71 @@ async function measureWindow({
     errors: result.errors + result.timeouts,
     loadAverage: Number(loadavg()[0].toFixed(2)),
   };
+}
+
+/**
+ * Counts the answers of a running load (autocannon's `response` event) and reads the target's
+ * CPU every SLICE_MS; `end()` (once the load is done) returns the slices as [answers, CPU µs].
+ * The CPU is each thread's time on a core (/proc/<pid>/task/<tid>/schedstat, in ns): a tick of
+ * /proc/<pid>/stat (10 ms) would be 2 % of a busy half-second. The last, shorter slice is kept
+ * when it lasted at least half a slice, or when it is the only one (a window shorter than a
+ * slice).
+ */
+function sliceWindow(running, pid) {
+  const slices = [];
+  let answered = 0;
+  let threads = threadTimes(pid);
+  let sliceStart = performance.now();
+  running.on('response', () => {
+    answered += 1;
+  });
+  const cut = () => {
+    const now = threadTimes(pid);
+    let ns = 0;
+    // A thread that ended since the last reading takes its last part of a slice with it.
+    for (const [tid, time] of now) ns += time - (threads.get(tid) ?? 0);
+    slices.push([answered, Math.round(ns / 1000)]);
+    answered = 0;
+    threads = now;
+    sliceStart = performance.now();
+  };
+  const timer = setInterval(cut, SLICE_MS);
+  return {
+    end() {
+      clearInterval(timer);
+      if (performance.now() - sliceStart >= SLICE_MS / 2 || slices.length === 0) cut();
+      return slices;
+    },
+  };
+}
+
+/** Each thread's time on a core so far, in ns, by thread id (a thread may end meanwhile). */
+function threadTimes(pid) {
+  const times = new Map();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      times.set(
+        tid,
+        Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]),
+      );
+    } catch {
+      // ended between the listing and the read
+    }
+  }
+  return times;
+}
+
+/**
+ * The quantile `q` (0–1, the nearest rank at or below) of CPU per request over `slices`
+ * ([answers, CPU µs] each), in µs; slices without an answer are left out; null without any.
+ */
+export function sliceQuantile(slices, q) {
+  const perRequest = slices
+    .filter(([answers]) => answers > 0)
+    .map(([answers, cpuUs]) => cpuUs / answers)
+    .sort((a, b) => a - b);
+  if (perRequest.length === 0) return null;
+  return perRequest[Math.floor(q * (perRequest.length - 1))];
 }
 
 /** How many answers of an autocannon run had a status not in `expected`. */

@@ -237,7 +237,8 @@ async function oneRound(database, round, scenarios, seeded, seededReference, con
         });
         progress(
           `[${database}] ${scenario.name} round ${round}/${options.rounds} ${target.name}: ` +
-            `${Math.round(result.reqPerSec)} req/s, ${Math.round(result.cpuPerRequestUs)} µs CPU/req, ` +
+            `${Math.round(result.reqPerSec)} req/s, ${Math.round(result.cpuPerRequestUs)} µs CPU/req ` +
+            `(${Math.round(result.cpuPerRequestP10Us)} in the cheapest half-seconds), ` +
             `p99 ${result.p99Ms} ms, probe ${result.machineUs.before.toFixed(2)}/${result.machineUs.after.toFixed(2)} µs` +
             (typeof result.machineUs.during === 'number'
               ? ` (${result.machineUs.during.toFixed(2)} during)`

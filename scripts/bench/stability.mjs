@@ -5,7 +5,8 @@
 // Per store, scenario and target: CPU per request over every round of every run (lowest,
 // highest, and (highest − lowest) ÷ median), each run's median, and the same for probe units
 // per request (CPU per request ÷ the window's machine probe, machine-probe.mjs), CPU per request
-// ÷ the probe that ran beside the server during the window, and CPU per request over only the
+// ÷ the probe that ran beside the server during the window, CPU per request in each window's
+// cheapest half-seconds (its 10th percentile, measure.mjs), and CPU per request over only the
 // windows measured on the fast core (both probes within 10 % of the fastest probe of all the
 // runs). Printed as Markdown. The aim it checks: within 15 % across rounds and runs.
 //
@@ -52,6 +53,7 @@ export function stability(reports) {
           ? round.cpuPerRequestUs / round.machineUs.during
           : Number.NaN,
       );
+      const p10 = figure(runs, (round) => round.cpuPerRequestP10Us ?? Number.NaN);
       const fast = figure(
         runs.map((rounds) => rounds.filter(onFastCore)),
         (round) => round.cpuPerRequestUs,
@@ -65,6 +67,7 @@ export function stability(reports) {
         cpu,
         units,
         perDuring,
+        p10,
         fastRounds: runs.flat().filter(onFastCore).length,
         fast,
         stable: cpu === null ? null : cpu.spread <= STABLE_WITHIN,
@@ -81,11 +84,11 @@ export function formatStability(reports, rows) {
   const lines = [
     `${reports.length} runs: ${reports.map((r) => r.meta.date).join(', ')}`,
     '',
-    '| Database | Scenario | Target | rounds | CPU/req, lowest–highest | spread | run medians | probe units/req, lowest–highest | spread | ÷ probe during, lowest–highest | spread | on the fast core: rounds | CPU/req, lowest–highest | spread |',
-    '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| Database | Scenario | Target | rounds | CPU/req, lowest–highest | spread | run medians | probe units/req, lowest–highest | spread | ÷ probe during, lowest–highest | spread | cheapest ½ s (p10), lowest–highest | spread | on the fast core: rounds | CPU/req, lowest–highest | spread |',
+    '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const row of rows) {
-    const { cpu, units, perDuring } = row;
+    const { cpu, units, perDuring, p10 } = row;
     lines.push(
       `| ${row.database} | ${row.title} | ${row.target} | ${row.rounds} | ` +
         `${fixed(cpu.low, 0)}–${fixed(cpu.high, 0)} µs | ${percent(cpu.spread)}${row.stable ? '' : ' ✗'} | ` +
@@ -96,6 +99,9 @@ export function formatStability(reports, rows) {
         (perDuring === null
           ? ' n/a | n/a |'
           : ` ${fixed(perDuring.low, 1)}–${fixed(perDuring.high, 1)} | ${percent(perDuring.spread)}${perDuring.spread <= STABLE_WITHIN ? '' : ' ✗'} |`) +
+        (p10 === null
+          ? ' n/a | n/a |'
+          : ` ${fixed(p10.low, 0)}–${fixed(p10.high, 0)} µs | ${percent(p10.spread)}${p10.spread <= STABLE_WITHIN ? '' : ' ✗'} |`) +
         ` ${row.fastRounds} | ` +
         (row.fast === null
           ? 'n/a | n/a |'

@@ -46,6 +46,7 @@ const figures = (pinned) => ({
   p99Ms: expect.any(Number),
   cpuPerRequestUs: expect.any(Number),
   cpuPerRequestUnits: expect.any(Number),
+  cpuPerRequestP10Us: expect.any(Number),
   machineUs: expect.any(Number),
   cpuShare: expect.any(Number),
   peakRssMiB: expect.any(Number),
@@ -112,6 +113,12 @@ describe('npm run bench', () => {
         row.rounds[0].cpuPerRequestUs /
           ((row.rounds[0].machineUs.before + row.rounds[0].machineUs.after) / 2),
       );
+      // The window in half-second slices: [answers, CPU µs] each, every answer in one of them.
+      const { slices } = row.rounds[0];
+      expect(slices.length).toBeGreaterThan(0);
+      expect(slices.reduce((sum, [answers]) => sum + answers, 0)).toBe(row.rounds[0].requests);
+      const perRequest = slices.filter(([n]) => n > 0).map(([n, us]) => us / n);
+      expect(row.rounds[0].cpuPerRequestP10Us).toBe(Math.min(...perRequest)); // p10 of ≤ 10
       expect(row.cpuSpread).toBe(0); // one round
     }
     expect(report.machine).toEqual({
@@ -134,6 +141,7 @@ describe('npm run bench', () => {
       reqPerSec: expect.any(Number),
       requestsPerCpuSecond: expect.any(Number),
       requestsPerProbeUnit: expect.any(Number),
+      requestsPerCpuSecondP10: expect.any(Number),
     });
     expect(report.scale).toEqual([]); // no scale scenario, so no reference
     expect(report.goal).toEqual([
@@ -143,6 +151,7 @@ describe('npm run bench', () => {
         ratio: expect.any(Number),
         cpuRatio: expect.any(Number),
         unitsRatio: expect.any(Number),
+        p10Ratio: expect.any(Number),
         cpuShare: { ours: expect.any(Number), naive: expect.any(Number) },
         met: expect.toBeOneOf([true, false, null]), // null: the two ratios disagree
       },
