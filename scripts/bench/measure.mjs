@@ -118,7 +118,7 @@ async function measureWindow({
   const startedAt = performance.now();
   const running = load({ port: target.port, requests, connections, seconds: duration });
   const slicing = sliceWindow(running, target.pid);
-  const result = await running;
+  const result = await Promise.resolve(running).finally(slicing.stop);
   const wallSeconds = (performance.now() - startedAt) / 1000;
   const cpu = cpuSeconds(target.pid) - cpuBefore;
   const slices = slicing.end();
@@ -175,6 +175,7 @@ function sliceWindow(running, pid) {
   running.on('response', () => {
     answered += 1;
   });
+  let failure;
   const cut = () => {
     const now = threadTimes(pid);
     let ns = 0;
@@ -185,10 +186,22 @@ function sliceWindow(running, pid) {
     threads = now;
     sliceStart = performance.now();
   };
-  const timer = setInterval(cut, SLICE_MS);
+  // A target gone mid-window fails the window (from end(), where the caller handles it), not
+  // the harness from a timer, which would skip its clean-up.
+  const timer = setInterval(() => {
+    try {
+      cut();
+    } catch (error) {
+      failure ??= error;
+    }
+  }, SLICE_MS);
+  const stop = () => clearInterval(timer);
   return {
+    /** Stops the timer, as soon as the load ends (a failed load reports no window). */
+    stop,
     end() {
-      clearInterval(timer);
+      stop();
+      if (failure) throw failure;
       if (performance.now() - sliceStart >= SLICE_MS / 2 || slices.length === 0) cut();
       return slices;
     },
