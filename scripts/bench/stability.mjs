@@ -53,7 +53,7 @@ export function stability(reports) {
           ? round.cpuPerRequestUs / round.machineUs.during
           : Number.NaN,
       );
-      const p10 = figure(runs, (round) => round.cpuPerRequestP10Us ?? Number.NaN);
+      const p10 = figure(runs, (round) => round.cpuPerRequestP10Us);
       const fast = figure(
         runs.map((rounds) => rounds.filter(onFastCore)),
         (round) => round.cpuPerRequestUs,
