@@ -21,6 +21,8 @@ import { refuseRotation, retirement } from '../key-rotation.js';
 import type * as store from '../store.js';
 import { type KeyChanges, listenForKeyChanges } from './key-changes.js';
 import { migratePostgres } from './migrations.js';
+import { withClient } from './pooled-connection.js';
+import { sharedReads } from './shared-reads.js';
 
 /** How to reach PostgreSQL and what the adapter needs besides. */
 export interface PostgresStorageOptions {
@@ -135,6 +137,7 @@ function postgresPets(pool: pg.Pool): store.PetRepository {
         }),
       ),
     );
+  const read = sharedReads(pool);
 
   /**
    * An idempotent create is one call of `petstore_create_pet_once` (migration 5): one round
@@ -200,34 +203,39 @@ function postgresPets(pool: pg.Pool): store.PetRepository {
         });
         return result.rowCount ?? 0;
       }),
+    // Reads of the same pet or page asked before one is sent share its query (shared-reads.ts).
     get: (id: number): Promise<Pet | undefined> =>
-      run(async () => {
-        const result = await pool.query<PetRow>({
-          name: 'pets_get',
-          text: `select ${PET_COLUMNS} from pets where id = $1`,
-          values: [id],
-        });
-        const row = result.rows[0];
-        return row && petFromRow(row);
-      }),
+      run(() =>
+        read(`get ${id}`, async (client) => {
+          const result = await client.query<PetRow>({
+            name: 'pets_get',
+            text: `select ${PET_COLUMNS} from pets where id = $1`,
+            values: [id],
+          });
+          const row = result.rows[0];
+          return row && petFromRow(row);
+        }),
+      ),
     // Ids start at 1, so "after 0" is "from the start". Two statements rather than
     // "($1 is null or status = $1)", which would keep the planner from using pets_status_id.
     list: ({ limit, status, afterId = 0 }: store.ListPetsQuery): Promise<Pet[]> =>
-      run(async () => {
-        const result =
-          status === undefined
-            ? await pool.query<PetRow>({
-                name: 'pets_list',
-                text: `select ${PET_COLUMNS} from pets where id > $1 order by id limit $2`,
-                values: [afterId, limit],
-              })
-            : await pool.query<PetRow>({
-                name: 'pets_list_by_status',
-                text: `select ${PET_COLUMNS} from pets where status = $1 and id > $2 order by id limit $3`,
-                values: [status, afterId, limit],
-              });
-        return result.rows.map(petFromRow);
-      }),
+      run(() =>
+        read(`list ${limit} ${status ?? ''} ${afterId}`, async (client) => {
+          const result =
+            status === undefined
+              ? await client.query<PetRow>({
+                  name: 'pets_list',
+                  text: `select ${PET_COLUMNS} from pets where id > $1 order by id limit $2`,
+                  values: [afterId, limit],
+                })
+              : await client.query<PetRow>({
+                  name: 'pets_list_by_status',
+                  text: `select ${PET_COLUMNS} from pets where status = $1 and id > $2 order by id limit $3`,
+                  values: [status, afterId, limit],
+                });
+          return result.rows.map(petFromRow);
+        }),
+      ),
   };
 }
 
@@ -342,24 +350,18 @@ function postgresKeys(pool: pg.Pool, clock: Clock, keyChanges: KeyChanges): stor
  * Runs `work` in a transaction on one pooled connection: committed when it resolves, rolled
  * back when it throws (and the connection, possibly broken, discarded rather than reused).
  */
-async function inTransaction<T>(
-  pool: pg.Pool,
-  work: (client: pg.PoolClient) => Promise<T>,
-): Promise<T> {
-  const client = await pool.connect();
-  let failure: Error | undefined;
-  try {
+function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return withClient(pool, async (client) => {
     await client.query('begin');
-    const result = await work(client);
-    await client.query('commit');
-    return result;
-  } catch (error) {
-    failure = error as Error;
-    await client.query('rollback').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release(failure);
-  }
+    try {
+      const result = await work(client);
+      await client.query('commit');
+      return result;
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    }
+  });
 }
 
 /** A 64-bit advisory lock id for one API key's `Idempotency-Key` (a hash of both). */
