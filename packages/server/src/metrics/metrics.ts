@@ -66,7 +66,7 @@ export function createMetrics({ limiterHealth }: MetricsOptions): Metrics {
     }),
     writeGroupSize: new Histogram({
       name: 'petstore_store_write_group_size',
-      help: 'Writes carried by each commit of the SQLite writer thread (one fsync each).',
+      help: 'Writes carried by each group commit: the SQLite writer thread, PostgreSQL grouped creates.',
       buckets: [1, 2, 4, 8, 16, 32, 64, 128],
       registers: [registry],
     }),

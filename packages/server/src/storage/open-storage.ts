@@ -13,7 +13,10 @@ export interface OpenStorageOptions {
   onConnectionError?: (error: Error) => void;
   /** PostgreSQL only: how many connections the pool may open (default 10). */
   poolSize?: number;
-  /** SQLite only: told how many writes each group commit carried. */
+  /**
+   * Told how many writes each group commit carried: SQLite's writer thread, PostgreSQL's
+   * grouped creates.
+   */
   onGroupCommitted?: (size: number) => void;
 }
 
@@ -43,6 +46,7 @@ export async function openStorage(
       clock: options.clock,
       maxConnections: options.poolSize,
       onIdleConnectionError: options.onConnectionError,
+      onGroupCommitted: options.onGroupCommitted,
     });
   }
   throw new Error(

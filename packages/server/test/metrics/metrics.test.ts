@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createMemoryRateLimiter,
@@ -7,6 +10,14 @@ import {
 import { createRedisRateLimiter } from '../../src/rate-limit/index.js';
 import { capturedLogger, freePort, OwnRedis } from '../rate-limit/support.js';
 import { createPet, get } from '../support/requests.js';
+import { issueKeyIn, listening, spawnServer } from '../support/server-process.js';
+import { createTemporaryPostgresDatabase } from '../support/temporary-postgres-database.js';
+
+/** A SQLite file in a folder of its own, removed by `drop`. */
+async function sqliteFile() {
+  const dir = await mkdtemp(path.join(tmpdir(), 'petstore-metrics-'));
+  return { url: `file:${path.join(dir, 'petstore.db')}`, drop: () => rm(dir, { recursive: true }) };
+}
 
 const token = 'scrape-token-0123456789';
 
@@ -164,6 +175,53 @@ describe('/metrics', () => {
       expect(response.status).toBe(404);
     } finally {
       await plain.close();
+    }
+  });
+});
+
+// Both stores commit creates in groups: SQLite's writer thread, PostgreSQL's grouped inserts. A
+// server process as deployed (main.ts), whose start-up wires the store to the metrics.
+// SQLite's writer thread also carries the idempotency purge and the readiness probe's writes.
+describe.each([
+  { store: 'SQLite', database: sqliteFile, otherWrites: 2 },
+  { store: 'PostgreSQL', database: createTemporaryPostgresDatabase, otherWrites: 0 },
+])('petstore_store_write_group_size on $store', ({ database, otherWrites }) => {
+  it('counts every create once, in the group commit that carried it', async () => {
+    const scratch = await database();
+    const server = spawnServer({ DATABASE_URL: scratch.url, PORT: '0', METRICS_TOKEN: token });
+    try {
+      const url = await listening(server);
+      const key = await issueKeyIn(scratch.url);
+      const groups = async () => {
+        const response = await fetch(`${url}/metrics`, {
+          headers: { Authorization: `Bearer ${token}` },
+        });
+        const samples = parse(await response.text());
+        return ['_sum', '_count'].map((part) =>
+          value(samples, `petstore_store_write_group_size${part}`),
+        );
+      };
+      const [sumBefore = 0, countBefore = 0] = await groups();
+      const created = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          fetch(`${url}/v1/pets`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ name: `p${i}`, categoryId: 1 }),
+          }).then((response) => response.status),
+        ),
+      );
+      const [sum = 0, count = 0] = await groups();
+
+      expect(created).toEqual(Array.from({ length: 20 }, () => 201));
+      expect(sum - sumBefore).toBeGreaterThanOrEqual(20);
+      expect(sum - sumBefore).toBeLessThanOrEqual(20 + otherWrites);
+      expect(count - countBefore).toBeGreaterThanOrEqual(1);
+      expect(count - countBefore).toBeLessThan(20);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+      await scratch.drop();
     }
   });
 });

@@ -20,6 +20,7 @@ import { replayOrRefuse } from '../idempotency.js';
 import { refuseRotation, retirement } from '../key-rotation.js';
 import type * as store from '../store.js';
 import { type KeyChanges, listenForKeyChanges } from './key-changes.js';
+import { groupedCreates } from './grouped-creates.js';
 import { migratePostgres } from './migrations.js';
 import { withClient } from './pooled-connection.js';
 import { sharedReads } from './shared-reads.js';
@@ -37,6 +38,8 @@ export interface PostgresStorageOptions {
    * that connection and reconnects on the next query, so this is for logging only.
    */
   onIdleConnectionError?: ((error: Error) => void) | undefined;
+  /** Told how many creates each grouped insert committed (grouped-creates.ts). */
+  onGroupCommitted?: ((size: number) => void) | undefined;
 }
 
 /**
@@ -98,17 +101,21 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   const keyChanges = listenForKeyChanges(driver, options.connectionString, (error) =>
     options.onIdleConnectionError?.(error),
   );
-  return postgresStorage(pool, options.clock ?? systemClock, keyChanges);
+  return postgresStorage(pool, options, keyChanges);
 }
 
 /**
  * The store over one pool. Its parts are plain objects of functions (so decorators can spread
  * them); queries are named statements, which each connection prepares once, then reuses.
  */
-function postgresStorage(pool: pg.Pool, clock: Clock, keyChanges: KeyChanges): store.Storage {
+function postgresStorage(
+  pool: pg.Pool,
+  { clock = systemClock, onGroupCommitted }: PostgresStorageOptions,
+  keyChanges: KeyChanges,
+): store.Storage {
   let closed = false;
   return {
-    pets: postgresPets(pool),
+    pets: postgresPets(pool, onGroupCommitted),
     keys: postgresKeys(pool, clock, keyChanges),
     // The keys' revision moves with the notifications of key changes (key-changes.ts). The
     // pets' is unknown: another instance's create is known here only by asking the database, and
@@ -126,17 +133,12 @@ function postgresStorage(pool: pg.Pool, clock: Clock, keyChanges: KeyChanges): s
   };
 }
 
-function postgresPets(pool: pg.Pool): store.PetRepository {
-  const insertPet = async (pet: NewPet) =>
-    createdPetFromRow(
-      firstRow(
-        await pool.query<PetRow>({
-          name: 'pets_create',
-          text: `insert into pets (name, category_id, status) values ($1, $2, $3) returning ${PET_COLUMNS}`,
-          values: [pet.name, pet.categoryId, pet.status ?? null],
-        }),
-      ),
-    );
+function postgresPets(
+  pool: pg.Pool,
+  onGroupCommitted: ((size: number) => void) | undefined,
+): store.PetRepository {
+  // Plain creates of one turn share one insert and its commit (grouped-creates.ts).
+  const insertPet = groupedCreates(pool, onGroupCommitted);
   const read = sharedReads(pool);
 
   /**
