@@ -1,6 +1,12 @@
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { groupedCreates, MAX_GROUP } from '../../src/storage/postgres/grouped-creates.js';
+import {
+  type CreateOnce,
+  groupedCreates,
+  groupedCreatesOnce,
+  MAX_GROUP,
+} from '../../src/storage/postgres/grouped-creates.js';
+import { advisoryLockId } from '../../src/storage/postgres/postgres-storage.js';
 import { migratePostgres } from '../../src/storage/postgres/migrations.js';
 import { inOneTurn, nextTurn } from '../support/event-loop-turns.js';
 import {
@@ -8,7 +14,7 @@ import {
   type TemporaryPostgresDatabase,
 } from '../support/temporary-postgres-database.js';
 
-describe('PostgreSQL creates grouped into one insert', () => {
+describe('PostgreSQL creates grouped into one statement', () => {
   let database: TemporaryPostgresDatabase;
   let pool: pg.Pool;
   /** How many times the pool handed out a connection: one per statement sent. */
@@ -138,5 +144,79 @@ describe('PostgreSQL creates grouped into one insert', () => {
 
     expect(acquired).toBe(2);
     expect(pets.map((pet) => pet.id)).toEqual(pets.map((_, index) => index + 1));
+  });
+
+  /** An idempotent create of `key` (API key 1) for a pet named `name`. */
+  const once = (key: string, name = 'Rex'): CreateOnce => {
+    const request = {
+      apiKeyId: 1,
+      key,
+      fingerprint: `body of ${name}`,
+      now: Date.now(),
+      expiresAt: Date.now() + 60_000,
+    };
+    return { pet: { name, categoryId: 1 }, request, lockId: advisoryLockId(request) };
+  };
+
+  it('answers the idempotent creates of one turn in one statement, each with its own outcome', async () => {
+    await openPool();
+    const createOnce = groupedCreatesOnce(pool);
+    await createOnce(once('known'));
+    // Another instance processing key "held" right now: its transaction holds the key's lock.
+    const elsewhere = await pool.connect();
+    await elsewhere.query('begin');
+    await elsewhere.query('select pg_advisory_xact_lock($1)', [once('held').lockId]);
+    acquired = 0;
+
+    const [fresh, known, held] = await inOneTurn(
+      () => createOnce(once('fresh', 'Tom')),
+      () => createOnce(once('known')),
+      () => createOnce(once('held')),
+    );
+    await elsewhere.query('rollback');
+    elsewhere.release();
+
+    expect(acquired).toBe(1);
+    expect(fresh).toMatchObject({ outcome: 'created', created_id: '2', created_name: 'Tom' });
+    expect(known).toMatchObject({
+      outcome: 'known',
+      known_fingerprint: 'body of Rex',
+      known_body: '{"id":1,"name":"Rex","categoryId":1}',
+    });
+    expect(held).toMatchObject({ outcome: 'in_flight', created_id: null });
+    expect((await stored()).map((row) => row.name)).toEqual(['Rex', 'Tom']);
+  });
+
+  it('makes two idempotent creates of one key in one group one create and its replay', async () => {
+    await openPool();
+    const createOnce = groupedCreatesOnce(pool);
+
+    const [first, second] = await Promise.all([
+      createOnce(once('twice')),
+      createOnce(once('twice')),
+    ]);
+
+    expect(first).toMatchObject({ outcome: 'created', created_id: '1' });
+    expect(second).toMatchObject({
+      outcome: 'known',
+      known_body: '{"id":1,"name":"Rex","categoryId":1}',
+    });
+    expect(await stored()).toEqual([{ id: '1', name: 'Rex' }]);
+  });
+
+  it("sends again one at a time an idempotent group refused for one create's data", async () => {
+    await openPool();
+    const groups: number[] = [];
+    const createOnce = groupedCreatesOnce(pool, (size) => groups.push(size));
+
+    const [rex, nul] = await Promise.allSettled([
+      createOnce(once('rex')),
+      createOnce(once('nul', 'a\u0000b')),
+    ]);
+
+    expect(rex).toMatchObject({ status: 'fulfilled', value: { outcome: 'created' } });
+    expect(nul).toMatchObject({ status: 'rejected', reason: { code: '22021' } });
+    expect(groups).toEqual([1]);
+    expect((await stored()).map((row) => row.name)).toEqual(['Rex']);
   });
 });

@@ -20,7 +20,7 @@ import { replayOrRefuse } from '../idempotency.js';
 import { refuseRotation, retirement } from '../key-rotation.js';
 import type * as store from '../store.js';
 import { type KeyChanges, listenForKeyChanges } from './key-changes.js';
-import { groupedCreates } from './grouped-creates.js';
+import { groupedCreates, groupedCreatesOnce } from './grouped-creates.js';
 import { migratePostgres } from './migrations.js';
 import { withClient } from './pooled-connection.js';
 import { sharedReads } from './shared-reads.js';
@@ -137,38 +137,24 @@ function postgresPets(
   pool: pg.Pool,
   onGroupCommitted: ((size: number) => void) | undefined,
 ): store.PetRepository {
-  // Plain creates of one turn share one insert and its commit (grouped-creates.ts).
+  // The creates of one turn share one statement and its commit (grouped-creates.ts).
   const insertPet = groupedCreates(pool, onGroupCommitted);
   const read = sharedReads(pool);
 
+  const insertPetOnce = groupedCreatesOnce(pool, onGroupCommitted);
+
   /**
-   * An idempotent create is one call of `petstore_create_pet_once` (migration 5): one round
-   * trip, one statement's transaction. A transaction-scoped advisory lock on the key (tried,
-   * never waited for) tells a request that another instance is processing the same key right
-   * now; it is released by the commit, the rollback, or the connection's end if an instance
-   * dies, so no stale "in flight" can outlive its request.
+   * An idempotent create is one call of `petstore_create_pet_once` (migration 5), sent with the
+   * other idempotent creates of its turn (grouped-creates.ts). A transaction-scoped advisory
+   * lock on the key (tried, never waited for) tells a request that another instance is
+   * processing the same key right now; it is released by the commit, the rollback, or the
+   * connection's end if an instance dies, so no stale "in flight" can outlive its request.
    */
   async function createOnce(
     pet: NewPet,
     request: store.IdempotentCreate,
   ): Promise<store.IdempotentOutcome> {
-    const row = firstRow(
-      await pool.query<CreateOnceRow>({
-        name: 'idempotency_create_once',
-        text: 'select * from petstore_create_pet_once($1, $2, $3, $4, $5, $6, $7, $8, $9)',
-        values: [
-          advisoryLockId(request),
-          request.apiKeyId,
-          request.key,
-          request.fingerprint,
-          pet.name,
-          pet.categoryId,
-          pet.status ?? null,
-          new Date(request.now).toISOString(),
-          new Date(request.expiresAt).toISOString(),
-        ],
-      }),
-    );
+    const row = await insertPetOnce({ pet, request, lockId: advisoryLockId(request) });
     switch (row.outcome) {
       case 'in_flight':
         return { kind: 'in_flight' };
@@ -370,17 +356,6 @@ function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promis
 export function advisoryLockId({ apiKeyId, key }: store.IdempotentCreate): string {
   const digest = createHash('sha256').update(`${apiKeyId}:${key}`).digest();
   return digest.readBigInt64BE(0).toString();
-}
-
-/** What `petstore_create_pet_once` answers (bigints come as strings). */
-interface CreateOnceRow {
-  outcome: 'in_flight' | 'known' | 'created';
-  known_fingerprint: string | null;
-  known_body: string | null;
-  created_id: string | null;
-  created_name: string | null;
-  created_category_id: string | null;
-  created_status: string | null;
 }
 
 function firstRow<Row extends pg.QueryResultRow>(result: pg.QueryResult<Row>): Row {
