@@ -137,11 +137,11 @@ function postgresPets(
   pool: pg.Pool,
   onGroupCommitted: ((size: number) => void) | undefined,
 ): store.PetRepository {
-  // The creates of one turn share one statement and its commit (grouped-creates.ts).
+  // The creates of one turn share one statement and its commit, plain and idempotent ones
+  // apart (grouped-creates.ts); identical reads not yet sent share one query (shared-reads.ts).
   const insertPet = groupedCreates(pool, onGroupCommitted);
-  const read = sharedReads(pool);
-
   const insertPetOnce = groupedCreatesOnce(pool, onGroupCommitted);
+  const read = sharedReads(pool);
 
   /**
    * An idempotent create is one call of `petstore_create_pet_once` (migration 5), sent with the
@@ -191,7 +191,6 @@ function postgresPets(
         });
         return result.rowCount ?? 0;
       }),
-    // Reads of the same pet or page asked before one is sent share its query (shared-reads.ts).
     get: (id: number): Promise<Pet | undefined> =>
       run(() =>
         read(`get ${id}`, async (client) => {
