@@ -38,7 +38,7 @@ export interface PostgresStorageOptions {
    * that connection and reconnects on the next query, so this is for logging only.
    */
   onIdleConnectionError?: ((error: Error) => void) | undefined;
-  /** Told how many creates each grouped insert committed (grouped-creates.ts). */
+  /** Told how many creates each grouped statement committed (grouped-creates.ts). */
   onGroupCommitted?: ((size: number) => void) | undefined;
 }
 

@@ -11,7 +11,7 @@ import { turnEnd, withClient } from './pooled-connection.js';
  * yet sent, so that query leaves after every request it answers has arrived, and sees whatever
  * was committed before any of them. Under load, the requests of one turn are many: many
  * requests for a popular read (the first page, a pet everyone asks for) cost one query instead
- * of one each. A read alone waits for the rest of its turn, well under a millisecond.
+ * of one each. A read waits for the rest of its turn: the other requests read with it.
  *
  * @example
  * ```ts
