@@ -206,6 +206,18 @@ function machineLine(m, steadySeconds) {
   );
 }
 
+/** The cost of waking a process on the other core, at the run's start and end (wake-up.mjs). */
+function wakeUpLine({ start, end }) {
+  const at = ({ across, oneCore }) =>
+    `${num(across.roundTripUs, 1)} µs (${num(across.senderCpuUs, 1)} µs of the sender's CPU) across, ` +
+    `${num(oneCore.roundTripUs, 1)} µs on one core`;
+  return (
+    `Wake-up across cores (a byte's round trip through pipes): ${at(start)} at start` +
+    (end ? `; ${at(end)} at end` : '') +
+    '. A target that writes each answer on its own wakes the load generator, on the other core, once per answer.'
+  );
+}
+
 function dearerLine({ above, replacedRounds: replaced }, rounds) {
   const rule = `a process over ${times(above)} its target's cheapest round (median over the scenarios)`;
   if (rounds < 2) return `Dearer processes: one round, nothing to compare (${rule} needs two).`;
@@ -263,6 +275,7 @@ export function formatReport(report) {
       `load average ${meta.loadAverage.start.join(' ')} at start, ${meta.loadAverage.end.join(' ')} at end`,
     `${meta.connections} connections; ${load}; ${ours}`,
   ];
+  if (meta.wakeUp) lines.push(wakeUpLine(meta.wakeUp));
   if (meta.otlpSink) {
     lines.push(
       `ours, tracing on: every span exported (OTLP/HTTP, protobuf) to a sink in the harness, ` +

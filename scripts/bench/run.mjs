@@ -19,6 +19,7 @@ import { createCoreGate } from './steady-core.mjs';
 import { expectedStatuses, REFERENCE, scenarioFor } from './scenarios.mjs';
 import { targetFor } from './targets.mjs';
 import { verify } from './verify.mjs';
+import { measureWakeUp } from './wake-up.mjs';
 
 const run = promisify(execFile);
 
@@ -56,6 +57,9 @@ export async function runBench(options) {
     dearer: { above: 1 + DEARER, replacedRounds: [] },
   };
   undoOnSignal(progress);
+  // What a wake-up across the two cores costs, at the start and the end (wake-up.mjs).
+  const wakeUp = () => measureWakeUp({ cores: [SERVER_CORE, HARNESS_CORE] });
+  if (pinned) report.meta.wakeUp = { start: await wakeUp(), end: null };
   const dir = mkdtempSync(path.join(tmpdir(), 'petstore-bench-'));
   const removeDir = undoLater(() => rmSync(dir, { recursive: true, force: true }));
   // The traced target's spans go to a sink in this process (started after pinning, so on the
@@ -85,6 +89,7 @@ export async function runBench(options) {
   }
   if (sink) report.meta.otlpSink = { ...sink.received };
   report.meta.loadAverage.end = loadAverage();
+  if (pinned) report.meta.wakeUp.end = await wakeUp();
   report.rows = summarise(measurements);
   report.goal = goal(report.rows);
   report.scale = scale(report.rows);

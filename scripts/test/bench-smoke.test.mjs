@@ -57,7 +57,7 @@ const figures = (pinned) => ({
 
 describe('npm run bench', () => {
   it('reports our server beside the naive stack: start-up, medians, ratios and the goal', async () => {
-    const { report } = await bench('sqlite', [
+    const { report, stdout } = await bench('sqlite', [
       ...shortest,
       ...['--steady', '3'],
       ...['--scenarios', 'list-20', '--targets', 'naive,ours'],
@@ -134,6 +134,16 @@ describe('npm run bench', () => {
       moves: expect.any(Number),
     });
     expect(report.machine.minUs).toBeGreaterThan(0);
+    // A wake-up across the two cores and on one, at the start and the end (when pinned).
+    if (report.meta.pinned) {
+      const wakeUp = { roundTripUs: expect.any(Number), senderCpuUs: expect.any(Number) };
+      const both = { across: wakeUp, oneCore: wakeUp };
+      expect(report.meta.wakeUp).toEqual({ start: both, end: both });
+      expect(report.meta.wakeUp.start.across.roundTripUs).toBeGreaterThan(0);
+      expect(stdout).toMatch(/^Wake-up across cores .* at start; .* at end\./m);
+    } else {
+      expect(report.meta.wakeUp).toBeUndefined();
+    }
     // One round: no other round to find a dearer process against.
     expect(report.dearer).toEqual({ above: 1.3, replacedRounds: [] });
     expect(report.rows[0].vsOurs).toBeNull();
