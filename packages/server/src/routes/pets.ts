@@ -10,7 +10,11 @@ import { pathParamsOf, type ServablePetCheck } from '../validation/index.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { answerIfNotModified, entityTag } from './entity-tag.js';
 import type { OperationHandlers, OperationResponse } from './operations.js';
-import { type Representation, RepresentationCache } from './representation-cache.js';
+import {
+  BuiltFromResult,
+  type Representation,
+  RepresentationCache,
+} from './representation-cache.js';
 
 /** The default page size of `listPets` (the contract's `limit` default). */
 export const DEFAULT_PAGE_SIZE = 20;
@@ -94,20 +98,18 @@ export function petOperations({
     logger.warn({ pet }, 'a stored pet does not match the contract and is not served');
 
   /**
-   * Up to `limit + 1` servable pets after `afterId` (one more than a page tells whether a next
-   * page exists, without counting). Rows that cannot be served are skipped; the store is asked
-   * again past them, so a page is never short because of them.
+   * Up to `limit + 1` servable pets, from `rows`: the store's first answer, the `limit + 1` rows
+   * after the cursor (one more than a page tells whether a next page exists, without counting).
+   * Rows that cannot be served are skipped; the store is asked again past them, so a page is
+   * never short because of them.
    */
   async function servablePets(
+    rows: Pet[],
     limit: number,
     status: PetStatus | undefined,
-    afterId: number | undefined,
   ): Promise<Pet[]> {
     const found: Pet[] = [];
-    let after = afterId;
-    for (;;) {
-      const wanted = limit + 1 - found.length;
-      const rows = await storage.pets.list({ limit: wanted, status, afterId: after });
+    for (let wanted = limit + 1; ;) {
       for (const pet of rows) {
         if (servable(pet)) found.push(pet);
         else refuse(pet);
@@ -116,17 +118,30 @@ export function petOperations({
       // The end of the table, enough pets, or an id past the safe range (ids are in order, so
       // nothing servable can follow it): stop.
       if (rows.length < wanted || found.length > limit || !Number.isSafeInteger(last)) return found;
-      after = last;
+      wanted = limit + 1 - found.length;
+      rows = await storage.pets.list({ limit: wanted, status, afterId: last });
     }
   }
 
-  /** A page as sent: the pets, their JSON and ETag, and the `Link` to the next page if any. */
+  /**
+   * A page as sent: the pets, their JSON and ETag, and the `Link` to the next page if any. Built
+   * once per store answer: the requests that shared a read (PostgreSQL) share its page too.
+   */
   async function readPage(
     limit: number,
     status: PetStatus | undefined,
     afterId: number | undefined,
   ): Promise<Representation<Pet[]>> {
-    const pets = await servablePets(limit, status, afterId);
+    const rows = await storage.pets.list({ limit: limit + 1, status, afterId });
+    return pagesBuilt.of(rows, () => pageFrom(rows, limit, status));
+  }
+
+  async function pageFrom(
+    rows: Pet[],
+    limit: number,
+    status: PetStatus | undefined,
+  ): Promise<Representation<Pet[]>> {
+    const pets = await servablePets(rows, limit, status);
     const body = pets.slice(0, limit);
     const last = body.at(-1);
     let link: string | undefined;
@@ -143,6 +158,9 @@ export function petOperations({
   // Pages and pets answered again from memory while no pet changed (representation-cache.ts).
   const pages = new RepresentationCache<Pet[]>();
   const pets = new RepresentationCache<Pet>();
+  // Answers built once per store answer that requests shared (representation-cache.ts).
+  const pagesBuilt = new BuiltFromResult<Pet[], Promise<Representation<Pet[]>>>();
+  const petsBuilt = new BuiltFromResult<Pet, Representation<Pet>>();
 
   // listPets: a plain array; `Link: <…>; rel="next"` (RFC 8288 §3) when more pets match;
   // an ETag over both (If-None-Match → 304).
@@ -239,12 +257,14 @@ export function petOperations({
     if (found === undefined) {
       const pet = await storage.pets.get(id);
       if (pet === undefined) throw new ApiError('not_found', `No pet with id ${id}.`);
-      if (!servable(pet)) {
-        refuse(pet);
-        throw new ApiError('internal_error');
-      }
-      const text = JSON.stringify(pet);
-      found = { body: pet, text, etag: entityTag(text) };
+      found = petsBuilt.of(pet, () => {
+        if (!servable(pet)) {
+          refuse(pet);
+          throw new ApiError('internal_error');
+        }
+        const text = JSON.stringify(pet);
+        return { body: pet, text, etag: entityTag(text) };
+      });
       pets.set(key, revision, found);
     }
     if (answerIfNotModified(req, res, found.etag)) return;

@@ -49,3 +49,26 @@ export class RepresentationCache<T> {
     this.#entries.set(key, value);
   }
 }
+
+/**
+ * Answers built once per store result. A store may hand several requests the very same result
+ * (PostgreSQL's shared reads give every request that joined a read the same rows): the answer
+ * built from it (the servable pets, their JSON, the ETag's hash) is then built once, by the
+ * first, and shared as the rows were. No answer is older than the rows it was built from, and
+ * a result that is no longer referenced takes its answer with it (a `WeakMap`). A store that
+ * never shares a result (SQLite reads afresh for each request) builds each answer once, as
+ * before.
+ */
+export class BuiltFromResult<R extends object, V> {
+  readonly #built = new WeakMap<R, V>();
+
+  /** The answer built from `result`, building it with `build` unless it was already. */
+  of(result: R, build: () => V): V {
+    let value = this.#built.get(result);
+    if (value === undefined) {
+      value = build();
+      this.#built.set(result, value);
+    }
+    return value;
+  }
+}
