@@ -214,7 +214,7 @@ function wakeUpLine({ start, end }) {
   return (
     `Wake-up across cores (a byte's round trip through pipes): ${at(start)} at start` +
     (end ? `; ${at(end)} at end` : '') +
-    '. A target that writes each answer on its own wakes the load generator, on the other core, once per answer.'
+    '. A target that writes each answer on its own may wake the load generator, on the other core, once per answer.'
   );
 }
 
