@@ -109,24 +109,24 @@ export function petOperations({
     status: PetStatus | undefined,
   ): Promise<Pet[]> {
     const found: Pet[] = [];
-    for (let wanted = limit + 1; ;) {
-      for (const pet of rows) {
+    let batch = rows;
+    let wanted = limit + 1;
+    for (;;) {
+      for (const pet of batch) {
         if (servable(pet)) found.push(pet);
         else refuse(pet);
       }
-      const last = rows.at(-1)?.id;
+      const last = batch.at(-1)?.id;
       // The end of the table, enough pets, or an id past the safe range (ids are in order, so
       // nothing servable can follow it): stop.
-      if (rows.length < wanted || found.length > limit || !Number.isSafeInteger(last)) return found;
+      if (batch.length < wanted || found.length > limit || !Number.isSafeInteger(last))
+        return found;
       wanted = limit + 1 - found.length;
-      rows = await storage.pets.list({ limit: wanted, status, afterId: last });
+      batch = await storage.pets.list({ limit: wanted, status, afterId: last });
     }
   }
 
-  /**
-   * A page as sent: the pets, their JSON and ETag, and the `Link` to the next page if any. Built
-   * once per store answer: the requests that shared a read (PostgreSQL) share its page too.
-   */
+  /** A page as sent: the pets, their JSON and ETag, and the `Link` to the next page if any. */
   async function readPage(
     limit: number,
     status: PetStatus | undefined,
@@ -158,7 +158,7 @@ export function petOperations({
   // Pages and pets answered again from memory while no pet changed (representation-cache.ts).
   const pages = new RepresentationCache<Pet[]>();
   const pets = new RepresentationCache<Pet>();
-  // Answers built once per store answer that requests shared (representation-cache.ts).
+  // One answer per store result, which requests may share (representation-cache.ts).
   const pagesBuilt = new BuiltFromResult<Pet[], Promise<Representation<Pet[]>>>();
   const petsBuilt = new BuiltFromResult<Pet, Representation<Pet>>();
 

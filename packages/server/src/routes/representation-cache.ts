@@ -55,9 +55,11 @@ export class RepresentationCache<T> {
  * (PostgreSQL's shared reads give every request that joined a read the same rows): the answer
  * built from it (the servable pets, their JSON, the ETag's hash) is then built once, by the
  * first, and shared as the rows were. No answer is older than the rows it was built from, and
- * a result that is no longer referenced takes its answer with it (a `WeakMap`). A store that
- * never shares a result (SQLite reads afresh for each request) builds each answer once, as
- * before.
+ * a result that is no longer referenced takes its answer with it (a `WeakMap`). The store
+ * shares a result only between identical queries (`PetRepository.list`), so the first
+ * request's page size and status are every sharer's. A build that throws keeps nothing (an
+ * unservable pet is refused to each request). A store that never shares a result (SQLite
+ * reads afresh for each request) builds each answer once, as before.
  */
 export class BuiltFromResult<R extends object, V> {
   readonly #built = new WeakMap<R, V>();

@@ -83,8 +83,17 @@ export interface PetRepository {
   createIdempotent(pet: NewPet, request: IdempotentCreate): Promise<IdempotentOutcome>;
   /** Forgets the idempotency records that expired before `now` (Unix ms); how many. */
   purgeExpiredIdempotencyKeys(now: number): Promise<number>;
+  /**
+   * The pet, or undefined. Like `list`, its result may be the very object handed to other
+   * callers that asked the same (PostgreSQL shares reads): callers must not change it, and the
+   * routes build one answer per result (`BuiltFromResult`).
+   */
   get(id: number): Promise<Pet | undefined>;
-  /** Pets ordered by id ascending. */
+  /**
+   * Pets ordered by id ascending. The array may be shared with other callers, but only with
+   * those that asked the same query (the same limit, status and `afterId`), and must not be
+   * changed.
+   */
   list(query: ListPetsQuery): Promise<Pet[]>;
 }
 

@@ -28,6 +28,9 @@ function pipelined(url: string, request: string, count: number): Promise<Answer[
     let received = Buffer.alloc(0);
     const answers: Answer[] = [];
     socket.on('error', reject);
+    socket.on('close', () =>
+      reject(new Error(`the server closed the connection after ${answers.length} answers`)),
+    );
     socket.on('data', (chunk: Buffer) => {
       received = Buffer.concat([received, chunk]);
       for (;;) {
@@ -43,11 +46,17 @@ function pipelined(url: string, request: string, count: number): Promise<Answer[
             return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()];
           }),
         );
-        const length = Number(headers.get('content-length') ?? 0);
+        const status = Number(statusLine.split(' ')[1]);
+        const contentLength = headers.get('content-length');
+        if (contentLength === undefined && status !== 304) {
+          reject(new Error(`an answer without Content-Length: ${statusLine}`));
+          return;
+        }
+        const length = Number(contentLength ?? 0);
         if (received.length < end + 4 + length) return;
         const body = received.subarray(end + 4, end + 4 + length).toString('utf8');
         received = received.subarray(end + 4 + length);
-        answers.push({ status: Number(statusLine.split(' ')[1]), headers, body });
+        answers.push({ status, headers, body });
         if (answers.length === count) {
           socket.end();
           resolve(answers);
@@ -96,33 +105,39 @@ describe('PostgreSQL: one page built for the requests that shared its read', () 
   });
 
   const refusals = () => lines.filter((line) => line.includes('is not served')).length;
+  const request =
+    'GET /v1/pets?limit=100 HTTP/1.1\r\nHost: petstore\r\nAuthorization: Bearer KEY\r\n\r\n';
+  /**
+   * `count` pipelined requests for the first page, after one alone that puts the API key in the
+   * server's key cache: a key looked up in the store would let the others reach their read in
+   * later turns.
+   */
+  const pages = async (count: number) => {
+    const withKey = request.replace('KEY', key);
+    await pipelined(server.url, withKey, 1);
+    const before = refusals();
+    const answers = await pipelined(server.url, withKey, count);
+    return { answers, builds: refusals() - before };
+  };
 
   it('builds the page once for twelve requests read in one turn, and answers each in full', async () => {
-    const request =
-      'GET /v1/pets?limit=100 HTTP/1.1\r\nHost: petstore\r\n' +
-      `Authorization: Bearer ${key}\r\n\r\n`;
-    const before = refusals();
-    const answers = await pipelined(server.url, request, 12);
+    const { answers, builds } = await pages(12);
 
     expect(answers.map((answer) => answer.status)).toEqual(Array(12).fill(200));
     for (const answer of answers) {
       expect(JSON.parse(answer.body)).toEqual(good);
       expect(answer.headers.get('etag')).toBe(answers[0]?.headers.get('etag'));
     }
-    expect(refusals() - before).toBe(1);
+    expect(builds).toBe(1);
   });
 
   it('builds it again from a read of a later turn, which sees what was created since', async () => {
-    const request =
-      'GET /v1/pets?limit=100 HTTP/1.1\r\nHost: petstore\r\n' +
-      `Authorization: Bearer ${key}\r\n\r\n`;
-    const [first] = await pipelined(server.url, request, 1);
+    const { answers: before } = await pages(1);
     const added = await createPet(server, key, { name: 'Zed', categoryId: 2 });
-    const before = refusals();
-    const [second] = await pipelined(server.url, request, 1);
+    const { answers: after, builds } = await pages(1);
 
-    expect(JSON.parse(second?.body ?? '')).toEqual([...good, added]);
-    expect(second?.headers.get('etag')).not.toBe(first?.headers.get('etag'));
-    expect(refusals() - before).toBe(1);
+    expect(JSON.parse(after[0]?.body ?? '')).toEqual([...good, added]);
+    expect(after[0]?.headers.get('etag')).not.toBe(before[0]?.headers.get('etag'));
+    expect(builds).toBe(1);
   });
 });
