@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, fingerprintOf } from '../../src/idempotency/index.js';
+import { fingerprintOf } from '../../src/idempotency/index.js';
 
-/** The same JSON value with every object's keys in another order (reversed, at every depth). */
+/**
+ * The same JSON value with every object's keys in reverse order, at every depth (integer-like
+ * keys excepted: JavaScript always lists them first, in ascending order).
+ */
 function reordered(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reordered);
   if (value !== null && typeof value === 'object') {
@@ -29,15 +32,10 @@ describe('fingerprintOf', () => {
     );
   });
 
-  it('does not depend on key order or spacing, and tells different values apart', () => {
+  it('does not depend on the order of object keys, at any depth', () => {
     fc.assert(
-      fc.property(fc.jsonValue(), fc.jsonValue(), (value, other) => {
-        const text = JSON.stringify(value);
-        const parsed: unknown = JSON.parse(JSON.stringify(reordered(JSON.parse(text)), null, 2));
-        expect(fingerprintOf(parsed)).toBe(fingerprintOf(value));
-        if (canonicalJson(other) !== canonicalJson(value)) {
-          expect(fingerprintOf(other)).not.toBe(fingerprintOf(value));
-        }
+      fc.property(fc.jsonValue(), (value) => {
+        expect(fingerprintOf(reordered(value))).toBe(fingerprintOf(value));
       }),
     );
   });
