@@ -346,6 +346,15 @@ describe.each(backends)('storage contract on $name', (backend) => {
       expect(await storage.pets.list({ limit: 10 })).toHaveLength(1);
     });
 
+    it('takes no id for a replay or a refusal: the next pet’s id follows the first’s', async () => {
+      const first = await storage.pets.createIdempotent(rex, request());
+      expect((await storage.pets.createIdempotent(rex, request())).kind).toBe('replayed');
+      const other = request({ fingerprint: 'body-b' });
+      expect((await storage.pets.createIdempotent(rex, other)).kind).toBe('reused');
+      const next = await storage.pets.create(rex);
+      expect(next.id).toBe((first as { pet: Pet }).pet.id + 1);
+    });
+
     it('scopes keys to their API key', async () => {
       await storage.pets.createIdempotent(rex, request({ apiKeyId: 1 }));
       const second = await storage.pets.createIdempotent(rex, request({ apiKeyId: 2 }));

@@ -3,8 +3,8 @@
  *
  * Writes arrive as messages. While a commit runs (its fsync, with `synchronous = FULL`, is what
  * a write costs), the next writes queue up; they are then carried out together in one IMMEDIATE
- * transaction with one fsync, each undone alone if it fails (a savepoint, or SQLite's own
- * statement rollback for a single INSERT), so that one failing write does not undo the others.
+ * transaction with one fsync, each undone alone if it fails (SQLite's own statement rollback,
+ * or a savepoint), so that one failing write does not undo the others.
  * Every write is answered only after its commit is durable. Running here, the fsync never
  * blocks the server's event loop, and reads go on meanwhile (WAL).
  */
@@ -44,16 +44,15 @@ const asData = (error: unknown) => {
 };
 
 /**
- * Every write of the group in one transaction; each in a savepoint (a nested transaction), but
- * a plain create: it is one INSERT, and a statement that fails is undone by SQLite on its own,
- * leaving the transaction and the writes before it as they were (ON CONFLICT ABORT, the
- * default). Two statements fewer per create.
+ * Every write of the group in one transaction, each undone alone if it fails: a write is one
+ * statement, which SQLite undoes on its own when it fails (ON CONFLICT ABORT, the default),
+ * leaving the transaction and the writes before it as they were, or opens a savepoint of its own
+ * (`writes.ts`).
  */
-const one = db.transaction((operation: WriteOperation) => perform(operation));
 const group = db.transaction((requests: WriteRequest[]): WriteAnswer[] =>
   requests.map(({ id, operation }) => {
     try {
-      return { id, value: operation.kind === 'createPet' ? perform(operation) : one(operation) };
+      return { id, value: perform(operation) };
     } catch (error) {
       return { id, error: asData(error) };
     }
