@@ -371,6 +371,13 @@ describe.each(backends)('storage contract on $name', (backend) => {
       );
       expect(again.kind).toBe('created');
       expect((again as { pet: Pet }).pet.id).not.toBe((first as { pet: Pet }).pet.id);
+      // The renewed record replays the new pet until it expires in turn.
+      expect(
+        await storage.pets.createIdempotent(
+          rex,
+          request({ now: later + 1000, expiresAt: later + 86_401_000 }),
+        ),
+      ).toEqual({ kind: 'replayed', pet: (again as { pet: Pet }).pet });
     });
 
     it('keeps records across a reopen, and purges only the expired ones', async () => {

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import { InFlightTable } from '../../in-flight-table.js';
-import type { WriteAnswer, WriteRequest } from './writer-thread.js';
+import type { WriteAnswer, WriteRequest } from './write-group.js';
 import { prepareWrites, type WriteOperation, type WriteResults } from './writes.js';
 
 /** Where the SQLite adapter's pet writes go. */

@@ -23,9 +23,9 @@ export interface WriteResults {
 /**
  * The writes of the SQLite adapter on one connection, its statements prepared once. Each call is
  * synchronous, runs in the caller's transaction and is all or nothing on its own: one statement
- * (which SQLite undoes alone when it fails), or a savepoint of its own. The writer decides where
- * and when to commit. The same code runs on the writer thread (a file database)
- * and inline (`:memory:`).
+ * (which SQLite undoes alone when it fails, or with the whole transaction after some errors:
+ * `write-group.ts`), or a savepoint of its own. The writer decides where and when to commit.
+ * The same code runs on the writer thread (a file database) and inline (`:memory:`).
  */
 export function prepareWrites(db: Database): (operation: WriteOperation) => unknown {
   const insert = db.prepare<[string, number, PetStatus | null], PetRow>(
@@ -35,16 +35,13 @@ export function prepareWrites(db: Database): (operation: WriteOperation) => unkn
     `SELECT fingerprint, response_body, expires_at FROM idempotency_keys
      WHERE api_key_id = ? AND idempotency_key = ?`,
   );
+  const forgetKey = db.prepare<[number, string]>(
+    'DELETE FROM idempotency_keys WHERE api_key_id = ? AND idempotency_key = ?',
+  );
   const recordKey = db.prepare<[number, string, string, number, number, string, number, number]>(
     `INSERT INTO idempotency_keys (api_key_id, idempotency_key, fingerprint, pet_id,
        response_status, response_body, created_at, expires_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (api_key_id, idempotency_key) DO NOTHING`,
-  );
-  const renewKey = db.prepare<[string, number, number, string, number, number, number, string]>(
-    `UPDATE idempotency_keys SET fingerprint = ?, pet_id = ?, response_status = ?,
-       response_body = ?, created_at = ?, expires_at = ?
-     WHERE api_key_id = ? AND idempotency_key = ?`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const purge = db.prepare<[number]>('DELETE FROM idempotency_keys WHERE expires_at < ?');
   const probe = db.prepare<[number]>(
@@ -55,34 +52,21 @@ export function prepareWrites(db: Database): (operation: WriteOperation) => unkn
     createdPetFromRow(insert.get(pet.name, pet.categoryId, pet.status ?? null) as PetRow);
 
   /**
-   * Create the pet and record the key, or answer from the key's live record: all or nothing.
-   * The pet is inserted first and the key's record after it, so a new key (nearly every call)
-   * costs the record's insert alone, whose unique index finds a known key on the way (looking
-   * the key up first took 4.6 % more instructions per create: `docs/storage-and-scale.md`).
-   * A known live key throws `KnownKey`: the savepoint this call opens undoes the pet's insert
-   * and the id it took, and the key is answered as its record says. An expired record is
-   * renewed in place for the new pet.
+   * Check the key, create the pet, record the key: all or nothing, in a savepoint of its own.
+   * The key is looked up before the pet is inserted. Inserting the pet first and the record with
+   * `ON CONFLICT DO NOTHING`, undoing both for a known key, took 4.6 % fewer instructions for a
+   * new key but five times as many for a replay (`docs/benchmarks.md`, *Tried and not kept*).
    */
-  const createOrThrow = db.transaction((pet: NewPet, request: IdempotentCreate): Pet => {
-    const created = createPet(pet);
-    const values = recordValues(request, created);
-    if (recordKey.run(...values, request.now, request.expiresAt).changes === 1) return created;
-    const known = findKey.get(request.apiKeyId, request.key);
-    if (known && known.expires_at >= request.now) throw new KnownKey(known);
-    const [apiKeyId, key, ...record] = values;
-    if (renewKey.run(...record, request.now, request.expiresAt, apiKeyId, key).changes !== 1) {
-      throw new Error('The Idempotency-Key conflicted with a record that is not there.');
-    }
-    return created;
-  });
-  const createIdempotent = (pet: NewPet, request: IdempotentCreate): IdempotentOutcome => {
-    try {
-      return { kind: 'created', pet: createOrThrow(pet, request) };
-    } catch (error) {
-      if (error instanceof KnownKey) return replayOrRefuse(error.record, request);
-      throw error;
-    }
-  };
+  const createIdempotent = db.transaction(
+    (pet: NewPet, request: IdempotentCreate): IdempotentOutcome => {
+      const known = findKey.get(request.apiKeyId, request.key);
+      if (known && known.expires_at >= request.now) return replayOrRefuse(known, request);
+      if (known) forgetKey.run(request.apiKeyId, request.key);
+      const created = createPet(pet);
+      recordKey.run(...recordValues(request, created), request.now, request.expiresAt);
+      return { kind: 'created', pet: created };
+    },
+  );
 
   return (operation) => {
     switch (operation.kind) {
@@ -97,11 +81,4 @@ export function prepareWrites(db: Database): (operation: WriteOperation) => unkn
         return undefined;
     }
   };
-}
-
-/** A live record of the key being created: thrown to undo the create's insert. */
-class KnownKey extends Error {
-  constructor(readonly record: IdempotencyRow) {
-    super('The Idempotency-Key has a live record.');
-  }
 }
