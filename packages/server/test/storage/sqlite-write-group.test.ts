@@ -1,27 +1,31 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { NewPet } from '@petstore/types';
 import type { Database } from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openConnection } from '../../src/storage/sqlite/connection.js';
 import { migrateSqlite } from '../../src/storage/sqlite/migrations.js';
 import { prepareWriteGroup, type WriteRequest } from '../../src/storage/sqlite/write-group.js';
-import { failWrites } from '../support/failing-writes.js';
+import { serverDir } from '../support/server-process.js';
+import type { WriteGroupFaultReport } from './write-group-harness.js';
+
+const harness = fileURLToPath(new URL('./write-group-harness.ts', import.meta.url));
 
 /**
  * A group of writes as the writer thread carries it out (`write-group.ts`), on a connection of
- * the test's own, so the test can shrink its cache and fail its disk writes.
+ * the test's own.
  */
 describe('SQLite write groups', () => {
   let dir: string;
-  let file: string;
   let db: Database;
 
   beforeEach(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'petstore-write-group-'));
-    file = path.join(dir, 'petstore.db');
-    db = openConnection(file);
+    db = openConnection(path.join(dir, 'petstore.db'));
     migrateSqlite(db);
   });
   afterEach(() => {
@@ -66,33 +70,37 @@ describe('SQLite write groups', () => {
     expect(names()).toEqual(['A', 'B']);
     expect(keys()).toEqual(['b']);
   });
+});
 
-  it('fails every write of the group when SQLite undoes its whole transaction: none is stored', async () => {
-    // A cache of a few pages, so the group's pages spill to the WAL before its commit; each
-    // spill's write fails (EIO, as from a failing disk), and SQLite, for an I/O error, undoes
-    // the whole transaction, not the statement.
-    db.pragma('cache_size = 10');
-    const group = prepareWriteGroup(db);
-    const name = 'x'.repeat(8192);
-    const requests = Array.from({ length: 40 }, (_, i) =>
-      i % 2 === 0
-        ? create(i + 1, { name, categoryId: 1 })
-        : createOnce(i + 1, `key-${i}`, { name, categoryId: 1 }),
+/**
+ * SQLite undoes a whole transaction after an I/O error: the group stops there. In a harness of
+ * its own (`write-group-harness.ts`), which traces itself in a user namespace of its own.
+ */
+describe('SQLite write groups on a failing disk', () => {
+  let report: WriteGroupFaultReport;
+
+  beforeAll(async () => {
+    const { stdout } = await promisify(execFile)(
+      'unshare',
+      ['-Ur', process.execPath, '--import', 'tsx', harness],
+      { cwd: serverDir },
     );
-    const failing = await failWrites(process.pid, [`${file}-wal`], 'EIO');
-    let answers;
-    try {
-      answers = group(requests);
-    } finally {
-      await failing.stop();
-    }
-    expect(new Set(outcomes(answers))).toEqual(new Set(['SQLITE_IOERR_WRITE']));
-    expect(answers.map((answer) => answer.id)).toEqual(requests.map((request) => request.id));
-    expect(names()).toEqual([]);
-    expect(keys()).toEqual([]);
+    report = JSON.parse(stdout) as WriteGroupFaultReport;
+  }, 60_000);
 
-    // The connection goes on: with the disk back, the next group commits.
-    expect(outcomes(group([create(1, { name: 'A', categoryId: 1 })]))).toEqual(['stored']);
-    expect(names()).toEqual(['A']);
+  it('fails every write of the group with the I/O error, and stores none of them', () => {
+    expect(report.whileFailing.map(({ id }) => id)).toEqual(
+      Array.from({ length: 40 }, (_, i) => i + 1),
+    );
+    expect(new Set(report.whileFailing.map(({ outcome }) => outcome))).toEqual(
+      new Set(['SQLITE_IOERR_WRITE']),
+    );
+    expect(report.petsAfterFailure).toBe(0);
+    expect(report.recordsAfterFailure).toBe(0);
+  });
+
+  it('goes on on the same connection once the writes go through', () => {
+    expect(report.afterRepair).toEqual(['stored']);
+    expect(report.petsAfterRepair).toBe(1);
   });
 });

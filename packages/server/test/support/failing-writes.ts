@@ -18,8 +18,10 @@ export interface FailingWrites {
  * (`mount -o remount,ro` answers "busy"), which is what a database always holds, and only a
  * kernel error (ext4 `errors=remount-ro` on a failing device) does it for real.
  *
- * Needs `strace` (Debian: `apt-get install strace`) and the right to trace `pid` (same user,
- * or root; `kernel.yama.ptrace_scope` ≤ 1 for a process that is not our child).
+ * Needs `strace` (Debian: `apt-get install strace`) and the right to trace `pid`: the same
+ * user and `kernel.yama.ptrace_scope` 0, or the capability to trace (root, or any user inside a
+ * user namespace of its own, `unshare -Ur`, as the harnesses run). strace runs as the caller's
+ * child, so under Yama's default of 1 it may not trace the caller itself without it.
  */
 export async function failWrites(
   pid: number,

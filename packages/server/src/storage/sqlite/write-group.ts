@@ -19,8 +19,8 @@ export type WriteAnswer =
  * A write that fails is undone alone: it is one statement, which SQLite undoes on its own when
  * it fails (ON CONFLICT ABORT, the default), leaving the transaction and the writes before it as
  * they were, or it opens a savepoint of its own (`writes.ts`). After some errors, though, SQLite
- * undoes the whole transaction: a full disk, an I/O error or memory running out in a statement
- * that keeps no statement journal (https://www.sqlite.org/lang_transaction.html#response_to_errors_within_a_transaction).
+ * undoes the whole transaction: an I/O error always, a full disk or memory running out in a
+ * statement that keeps no statement journal (https://www.sqlite.org/lang_transaction.html#response_to_errors_within_a_transaction).
  * The writes before it are then gone, and those after it would run outside any transaction,
  * each committed at once, and be answered as failed with the rest when the group's commit
  * fails. So once the transaction is gone, the group stops: every write of it fails with that
@@ -42,7 +42,7 @@ export function prepareWriteGroup(db: Database): (requests: WriteRequest[]) => W
     try {
       return group.immediate(requests);
     } catch (error) {
-      // Nothing of the group was written: the commit failed, or the transaction was undone.
+      // Nothing of the group was written: its BEGIN or its commit failed, or it was undone.
       return requests.map(({ id }) => ({ id, error: asData(error) }));
     }
   };

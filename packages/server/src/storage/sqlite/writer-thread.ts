@@ -3,10 +3,10 @@
  *
  * Writes arrive as messages. While a commit runs (its fsync, with `synchronous = FULL`, is what
  * a write costs), the next writes queue up; they are then carried out together in one IMMEDIATE
- * transaction with one fsync (`write-group.ts`), each undone alone if it fails, so that one
- * failing write does not undo the others. Every write is answered only after its commit is
- * durable. Running here, the fsync never
- * blocks the server's event loop, and reads go on meanwhile (WAL).
+ * transaction with one fsync (`write-group.ts`), a failing write undone alone where SQLite
+ * allows, so that it does not undo the others. Every write is answered only after its commit
+ * is durable. Running here, the fsync never blocks the server's event loop, and reads go on
+ * meanwhile (WAL).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openConnection } from './connection.js';
