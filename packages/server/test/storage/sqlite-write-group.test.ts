@@ -83,7 +83,7 @@ describe('SQLite write groups on a failing disk', () => {
     const { stdout } = await promisify(execFile)(
       'unshare',
       ['-Ur', process.execPath, '--import', 'tsx', harness],
-      { cwd: serverDir },
+      { cwd: serverDir, timeout: 55_000 },
     );
     report = JSON.parse(stdout) as WriteGroupFaultReport;
   }, 60_000);

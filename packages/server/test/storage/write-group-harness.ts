@@ -4,7 +4,7 @@
  * writes go through again, and prints what it saw as one JSON line (`WriteGroupFaultReport`).
  * It asserts nothing itself: `sqlite-write-group.test.ts` does. A process may trace itself only
  * with the right to, so it runs in a user namespace of its own, where it holds that right over
- * its own processes whatever the machine's ptrace policy:
+ * its own processes (where unprivileged user namespaces are allowed, under Yama's scopes 0–2):
  *
  *   unshare -Ur node --import tsx test/storage/write-group-harness.ts
  */
