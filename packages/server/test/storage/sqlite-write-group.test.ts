@@ -38,12 +38,12 @@ describe('SQLite write groups', () => {
     id,
     operation: { kind: 'createPet', pet },
   });
-  const createOnce = (id: number, key: string, pet: NewPet): WriteRequest => ({
+  const createOnce = (id: number, key: string, pet: NewPet, fingerprint = 'f'): WriteRequest => ({
     id,
     operation: {
       kind: 'createIdempotent',
       pet,
-      request: { apiKeyId: 1, key, fingerprint: 'f', now: 1_800_000_000_000, expiresAt: 2e12 },
+      request: { apiKeyId: 1, key, fingerprint, now: 1_800_000_000_000, expiresAt: 2e12 },
     },
   });
   const outcomes = (answers: ReturnType<ReturnType<typeof prepareWriteGroup>>) =>
@@ -53,19 +53,24 @@ describe('SQLite write groups', () => {
     db.prepare<[], string>('SELECT idempotency_key FROM idempotency_keys').pluck().all();
 
   it('fails a write alone, an idempotent create with its record: the others are committed', () => {
+    // The record's insert refused after the pet's (no fingerprint): the create's savepoint
+    // undoes its pet too.
+    const noFingerprint = null as unknown as string;
     const answers = prepareWriteGroup(db)([
       create(1, { name: 'A', categoryId: 1 }),
       createOnce(2, 'lost', bad),
       createOnce(3, 'b', { name: 'B', categoryId: 2 }),
       create(4, bad),
+      createOnce(5, 'c', { name: 'C', categoryId: 3 }, noFingerprint),
     ]);
     expect(outcomes(answers)).toEqual([
       'stored',
       'SQLITE_CONSTRAINT_CHECK',
       'stored',
       'SQLITE_CONSTRAINT_CHECK',
+      'SQLITE_CONSTRAINT_NOTNULL',
     ]);
-    expect(answers.map((answer) => answer.id)).toEqual([1, 2, 3, 4]);
+    expect(answers.map((answer) => answer.id)).toEqual([1, 2, 3, 4, 5]);
     expect(db.inTransaction).toBe(false);
     expect(names()).toEqual(['A', 'B']);
     expect(keys()).toEqual(['b']);
