@@ -3,6 +3,7 @@
 // the server that `npm start` runs answers on it even when the machine's own Node.js comes first
 // on PATH.
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, readlink, realpath, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -57,6 +58,8 @@ describe("`npm start`'s server with the machine's own Node.js first on PATH", ()
         PORT: '0',
         DATABASE_URL: `file:${path.join(dir, 'petstore.db')}`,
         LOG_LEVEL: 'info',
+        // Stops at once on SIGTERM, so it does not outlive the test.
+        SHUTDOWN_DRAIN_SECONDS: '0',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
@@ -71,7 +74,9 @@ describe("`npm start`'s server with the machine's own Node.js first on PATH", ()
         await realpath(pinnedRuntime().node),
       );
     } finally {
+      const exited = once(server, 'exit');
       process.kill(-server.pid, 'SIGTERM');
+      await exited;
     }
   });
 });

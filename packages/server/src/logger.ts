@@ -2,9 +2,13 @@ import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { type Logger, pino } from 'pino';
 import type PinoPretty from 'pino-pretty';
+import sonicBoom from 'sonic-boom';
 import type { LogFormat, LogLevel } from './config/index.js';
 
 export type { Logger } from 'pino';
+
+// A CommonJS module whose export is the class, which also carries itself as `SonicBoom`.
+const { SonicBoom } = sonicBoom;
 
 /**
  * Paths never written to the logs: credentials in request headers. (Raw API keys are
@@ -79,9 +83,24 @@ const LOG_BATCH_CHARACTERS = 8 * 1024;
  * flattened the whole batch per line (the server's largest allocation per request, ~6 KB).
  * What is still gathered when the process exits is written synchronously then; a `kill -9`
  * loses what was not yet written, never a response.
+ *
+ * Once standard output fails (EPIPE: nobody reads it any more), lines are dropped and stderr
+ * says so once; the server goes on serving. sonic-boom 5 is used directly rather than through
+ * `pino.destination`, whose sonic-boom 4 retried such a write every 100 ms forever in the
+ * flush at exit, so a server whose log reader had gone never exited, on SIGTERM or otherwise.
  */
 function stdout(): pino.DestinationStream {
-  const destination = pino.destination({ dest: 1, sync: false });
+  const destination = new SonicBoom({ fd: 1, sync: false });
+  let failed = false;
+  const fail = (error: unknown) => {
+    if (failed) return;
+    failed = true;
+    const reason = (error as { code?: string } | null)?.code ?? String(error);
+    process.stderr.write(
+      `Standard output failed (${reason}): log lines are dropped from now on.\n`,
+    );
+  };
+  destination.on('error', fail);
   let lines: string[] = [];
   let characters = 0;
   let queued = false;
@@ -97,10 +116,16 @@ function stdout(): pino.DestinationStream {
   };
   process.once('exit', () => {
     flush();
-    destination.flushSync();
+    if (failed) return;
+    try {
+      destination.flushSync();
+    } catch (error) {
+      fail(error);
+    }
   });
   return {
     write(line: string) {
+      if (failed) return;
       lines.push(line);
       characters += line.length;
       if (characters >= LOG_BATCH_CHARACTERS) return flush();

@@ -77,4 +77,42 @@ describe('the stdout logger', () => {
     const expected = [...Array.from({ length: 1000 }, (_, i) => `line ${i}`), 'later'];
     await expect.poll(messages, { timeout: 4_000 }).toEqual(expected);
   });
+
+  it('exits when nobody reads its stdout, dropping lines and saying so on stderr once', async () => {
+    // A FIFO whose reader is gone: every write fails with EPIPE. The lines over 8 KiB start a
+    // write, so the line after them waits behind it, and the process exits in the same turn:
+    // the flush at exit is the first to see the pipe broken.
+    const dir = mkdtempSync(path.join(tmpdir(), 'petstore-logger-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const fifo = path.join(dir, 'stdout');
+    execFileSync('mkfifo', [fifo]);
+    const readEnd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const writeEnd = openSync(fifo, constants.O_WRONLY);
+    closeSync(readEnd);
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `const { createLogger } = await import('./src/logger.ts');
+        const logger = createLogger('info');
+        for (let i = 0; i < 200; i += 1) logger.info('line ' + i);
+        logger.info('last');
+        process.exit(0);`,
+      ],
+      { cwd: serverDir, stdio: ['ignore', writeEnd, 'pipe'] },
+    );
+    closeSync(writeEnd);
+    cleanups.push(() => child.kill('SIGKILL'));
+    let stderr = '';
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exit = await Promise.race([
+      new Promise((resolve) => child.once('exit', (code) => resolve(code))),
+      new Promise((resolve) => setTimeout(() => resolve('still running 10 s later'), 10_000)),
+    ]);
+    expect(exit).toBe(0);
+    expect(stderr).toBe('Standard output failed (EPIPE): log lines are dropped from now on.\n');
+  }, 20_000);
 });

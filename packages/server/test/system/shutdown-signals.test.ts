@@ -128,4 +128,21 @@ describe('the server process on shutdown signals', { timeout: 30_000 }, () => {
     });
     expect(messages()).toContain('stopped');
   });
+
+  it('exits 0 on SIGTERM when nobody reads its standard output any more', async () => {
+    await start(1, 5);
+    server!.child.kill('SIGTERM');
+    await logged(server!, 'shutting down');
+    // The log reader goes (a collector dying, a closed pipe) while the server drains: its next
+    // write, the last lines at exit, fails with EPIPE.
+    server!.child.stdout!.destroy();
+    const exit = await Promise.race([
+      server!.exited,
+      new Promise((resolve) => setTimeout(() => resolve('still running 15 s later'), 15_000)),
+    ]);
+    expect(exit).toBe(0);
+    expect(server!.stderr()).toContain(
+      'Standard output failed (EPIPE): log lines are dropped from now on.',
+    );
+  });
 });
