@@ -74,9 +74,10 @@ describe("`npm start`'s server with the machine's own Node.js first on PATH", ()
         await realpath(pinnedRuntime().node),
       );
     } finally {
+      const running = server.exitCode === null && server.signalCode === null;
       const exited = once(server, 'exit');
       process.kill(-server.pid, 'SIGTERM');
-      await exited;
+      if (running) await exited;
     }
   });
 });

@@ -73,7 +73,7 @@ const LOG_BATCH_MS = 20;
 const LOG_BATCH_CHARACTERS = 8 * 1024;
 
 /**
- * Standard output written asynchronously (pino's sonic-boom), in batches: a log line costs the
+ * Standard output written asynchronously (sonic-boom, pino's writer), in batches: a log line costs the
  * request an array push, and the lines gathered go out as one string in one write, at the end
  * of the event-loop turn when the last batch was at least {@link LOG_BATCH_MS} ago, else once
  * that much time has passed (a write wakes a thread of the pool, which costs more than the
@@ -84,30 +84,31 @@ const LOG_BATCH_CHARACTERS = 8 * 1024;
  * What is still gathered when the process exits is written synchronously then; a `kill -9`
  * loses what was not yet written, never a response.
  *
- * Once standard output fails (EPIPE: nobody reads it any more), lines are dropped and stderr
- * says so once; the server goes on serving. sonic-boom 5 is used directly rather than through
+ * Once a write to standard output fails (EPIPE: nobody reads it any more; or any other error),
+ * lines are dropped from then on and stderr says so once; the server goes on serving. sonic-boom 5 is used directly rather than through
  * `pino.destination`, whose sonic-boom 4 retried such a write every 100 ms forever in the
  * flush at exit, so a server whose log reader had gone never exited, on SIGTERM or otherwise.
  */
 function stdout(): pino.DestinationStream {
   const destination = new SonicBoom({ fd: 1, sync: false });
+  let lines: string[] = [];
   let failed = false;
   const fail = (error: unknown) => {
     if (failed) return;
     failed = true;
+    lines = [];
     const reason = (error as { code?: string } | null)?.code ?? String(error);
     process.stderr.write(
       `Standard output failed (${reason}): log lines are dropped from now on.\n`,
     );
   };
   destination.on('error', fail);
-  let lines: string[] = [];
   let characters = 0;
   let queued = false;
   let lastBatch = Number.NEGATIVE_INFINITY;
   const flush = () => {
     queued = false;
-    if (lines.length === 0) return;
+    if (failed || lines.length === 0) return;
     lastBatch = performance.now();
     const batch = lines.join('');
     lines = [];
