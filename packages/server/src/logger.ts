@@ -73,10 +73,10 @@ const LOG_BATCH_MS = 20;
 const LOG_BATCH_CHARACTERS = 8 * 1024;
 
 /**
- * Standard output written asynchronously (sonic-boom, pino's writer), in batches: a log line costs the
- * request an array push, and the lines gathered go out as one string in one write, at the end
- * of the event-loop turn when the last batch was at least {@link LOG_BATCH_MS} ago, else once
- * that much time has passed (a write wakes a thread of the pool, which costs more than the
+ * Standard output written asynchronously (sonic-boom, pino's writer), in batches: a log line
+ * costs the request an array push, and the lines gathered go out as one string in one write, at
+ * the end of the event-loop turn when the last batch was at least {@link LOG_BATCH_MS} ago, else
+ * once that much time has passed (a write wakes a thread of the pool, which costs more than the
  * line). Past 8 KiB the batch goes at once. A batch that comes while a write is under way waits
  * in sonic-boom, which writes it when that write is done. Lines are joined here, not appended
  * to sonic-boom's buffer one by one: it measures its buffered string on every append, which
@@ -85,9 +85,10 @@ const LOG_BATCH_CHARACTERS = 8 * 1024;
  * loses what was not yet written, never a response.
  *
  * Once a write to standard output fails (EPIPE: nobody reads it any more; or any other error),
- * lines are dropped from then on and stderr says so once; the server goes on serving. sonic-boom 5 is used directly rather than through
- * `pino.destination`, whose sonic-boom 4 retried such a write every 100 ms forever in the
- * flush at exit, so a server whose log reader had gone never exited, on SIGTERM or otherwise.
+ * lines are dropped from then on and stderr says so once; the server goes on serving.
+ * sonic-boom 5 is used directly rather than through `pino.destination`, whose sonic-boom 4
+ * retried such a write every 100 ms forever in the flush at exit, so a server whose log reader
+ * had gone never exited, on SIGTERM or otherwise.
  */
 function stdout(): pino.DestinationStream {
   const destination = new SonicBoom({ fd: 1, sync: false });
