@@ -23,7 +23,7 @@ import {
   translateExpressError,
 } from './http/index.js';
 import { anonymousQuota } from './keys/index.js';
-import type { Logger } from './logger.js';
+import type { Logger } from './logger/index.js';
 import { httpMetrics, type Metrics, metricsRoute } from './metrics/index.js';
 import { rateLimit, type RateLimiter } from './rate-limit/index.js';
 import { dispatchOperations, petOperations, publicRoutes } from './routes/index.js';

@@ -28,7 +28,7 @@ export {
   quotaForPlan,
   rotateApiKey,
 } from './keys/index.js';
-export { createLogger, type Logger } from './logger.js';
+export { createLogger, type Logger } from './logger/index.js';
 export type { LimitDecision, RateLimiter, WindowState } from './rate-limit/index.js';
 export { openRateLimiter } from './rate-limit/index.js';
 export { closeOnSignals, type RunningServer, startServer } from './server/index.js';

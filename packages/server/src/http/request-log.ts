@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Response } from 'express';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../logger/index.js';
 import type { ResponseObserver } from './response-observers.js';
 
 export interface RequestLogOptions {

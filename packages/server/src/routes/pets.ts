@@ -4,7 +4,7 @@ import { ApiError } from '../errors/index.js';
 import { sendJson as sendJsonAnswer } from '../http/index.js';
 import type { Clock } from '../clock.js';
 import { fingerprintOf, idempotencyKeyOf, InFlightKeys } from '../idempotency/index.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../logger/index.js';
 import type { Storage } from '../storage/index.js';
 import { pathParamsOf, type ServablePetCheck } from '../validation/index.js';
 import { decodeCursor, encodeCursor } from './cursor.js';

@@ -6,7 +6,7 @@ import { constants } from 'node:os';
 import type { Server } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ShutdownTimes } from '../config/index.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../logger/index.js';
 
 /** The last second before the shutdown timeout is kept for closing the limiter and the store. */
 const CLOSE_RESERVE_MS = 1000;

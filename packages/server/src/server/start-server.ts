@@ -5,7 +5,7 @@ import { createApp, type PetstoreApp } from '../app.js';
 import { type Clock, systemClock } from '../clock.js';
 import type { AppConfig, ShutdownTimes } from '../config/index.js';
 import { anonymousQuota } from '../keys/index.js';
-import { createLogger, type Logger } from '../logger.js';
+import { createLogger, type Logger } from '../logger/index.js';
 import { createMetrics, instrumentStorage, type Metrics } from '../metrics/index.js';
 import { openRateLimiter, type RateLimiter } from '../rate-limit/index.js';
 import { openStorage, type Storage, wrapServedCalls } from '../storage/index.js';

@@ -20,7 +20,7 @@ import path from 'node:path';
 import { type CorsOrigins, type HttpLimits, loadConfig } from '../config/index.js';
 import type { Plan, Quota } from '../domain.js';
 import { issueApiKey } from '../keys/index.js';
-import { createLogger, type Logger } from '../logger.js';
+import { createLogger, type Logger } from '../logger/index.js';
 import type { RateLimiter } from '../rate-limit/index.js';
 import { type RunningServer, startServer } from '../server/index.js';
 import { openStorage, type Storage } from '../storage/index.js';

@@ -16,7 +16,7 @@ import {
 import { BatchSpanProcessor, type SpanExporter, TracerProvider } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { TracingConfig } from '../config/index.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../logger/index.js';
 import type { CounterWrapper } from '../rate-limit/index.js';
 import type { StoreCallWrapper } from '../storage/index.js';
 import { redisCounterSpans, redisSystem, storeSpans, storeSystem } from './client-spans.js';

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/logger/index.js';
 import type { Storage } from '../../src/storage/index.js';
 import { startTestServer } from '../../src/testing/index.js';
 import { expectApiHeaders, expectError } from '../support/contract.js';

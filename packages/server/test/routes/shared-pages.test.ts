@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import type { Pet } from '@petstore/types';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/logger/index.js';
 import { startTestServer, type TestServer } from '../../src/testing/index.js';
 import { createPet } from '../support/requests.js';
 import {

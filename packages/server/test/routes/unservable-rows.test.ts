@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Pet } from '@petstore/types';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/logger/index.js';
 import { startTestServer, type TestServer } from '../../src/testing/index.js';
 import { expectApiHeaders, expectError } from '../support/contract.js';
 import { createPet, get, walkPages } from '../support/requests.js';

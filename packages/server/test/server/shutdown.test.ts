@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { issueApiKey } from '../../src/keys/index.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/logger/index.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import type { Storage } from '../../src/storage/index.js';
 import { validator } from '../support/contract.js';

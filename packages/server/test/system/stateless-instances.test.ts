@@ -3,7 +3,7 @@ import type { Pet } from '@petstore/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { issueApiKey } from '../../src/keys/index.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/logger/index.js';
 import { createRedisRateLimiter } from '../../src/rate-limit/index.js';
 import { startServer } from '../../src/server/index.js';
 import type { Storage } from '../../src/storage/index.js';

@@ -1,7 +1,7 @@
 import { trace } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/logger/index.js';
 import { startTracing, type Tracing } from '../../src/tracing/index.js';
 import { type OtlpReceiver, startOtlpReceiver } from '../support/otlp-receiver.js';
 
