@@ -1,6 +1,6 @@
 /**
  * The server's entry point and the only module of the server that reads `process.env`: the configuration,
- * then `startServer`, then graceful shutdown on SIGTERM/SIGINT. Everything else is wiring-free.
+ * then `startServer`, then graceful shutdown on SIGTERM/SIGINT/SIGHUP. Everything else is wiring-free.
  * Its first import refuses a Node.js the server does not support, before any other module runs.
  */
 import './runtime/index.js';

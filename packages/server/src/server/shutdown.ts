@@ -88,11 +88,16 @@ export interface SignalTarget {
   close(): Promise<void>;
 }
 
+/** The signals that stop the server gracefully: a process manager's, Ctrl-C's, a closed terminal's. */
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+
 /**
- * SIGTERM or SIGINT starts the graceful shutdown (`shutDown`) and exits 0 when it is done. A
- * second SIGTERM or SIGINT exits at once, with 128 + the signal's number (143, 130), as does a
- * shutdown still unfinished at `SHUTDOWN_TIMEOUT_SECONDS` (exit 1). For processes whose whole
- * job is this server: `main.ts` and the mock.
+ * SIGTERM, SIGINT or SIGHUP starts the graceful shutdown (`shutDown`) and exits 0 when it is
+ * done. A second such signal exits at once, with 128 + its number (143, 130, 129), as does a
+ * shutdown still unfinished at `SHUTDOWN_TIMEOUT_SECONDS` (exit 1). SIGHUP (the terminal the
+ * server ran in has closed) would otherwise end the process at once, losing the requests in
+ * flight and the log lines not yet written; the server reloads nothing on it. For processes
+ * whose whole job is this server: `main.ts` and the mock.
  */
 export function closeOnSignals(running: SignalTarget): void {
   const { logger, shutdown } = running;
@@ -122,6 +127,5 @@ export function closeOnSignals(running: SignalTarget): void {
       },
     );
   };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
 }

@@ -78,9 +78,21 @@ describe('the server process on shutdown signals', { timeout: 30_000 }, () => {
     expect(order.every((index, i) => index >= 0 && (i === 0 || index > order[i - 1]!))).toBe(true);
   });
 
+  it('on SIGHUP (the terminal it ran in has closed) shuts down the same way and exits 0', async () => {
+    const url = await start(1, 5);
+    server!.child.kill('SIGHUP');
+    expect(await logged(server!, 'shutting down')).toMatchObject({ signal: 'SIGHUP' });
+    const readyz = await fetch(new URL('/readyz', url));
+    expect(readyz.status).toBe(503);
+    // Left to Node's default, SIGHUP ended the process at once: no exit code, no "stopped".
+    expect(await server!.exited).toBe(0);
+    expect(messages().at(-1)).toBe('stopped');
+  });
+
   it.each([
     ['SIGTERM', 143],
     ['SIGINT', 130],
+    ['SIGHUP', 129],
   ] as const)(
     'stops at once on a second signal (%s: exit %i), drain or not',
     async (second, code) => {
