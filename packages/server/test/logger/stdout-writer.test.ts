@@ -1,9 +1,19 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { closeSync, constants, mkdtempSync, openSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import ts from 'typescript';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { serverDir } from '../support/server-process.js';
 
 const cleanups: (() => void)[] = [];
@@ -12,11 +22,35 @@ afterEach(() => {
 });
 
 /**
- * Runs `script` (a module body with `createLogger` in scope) in a process of its own, which
- * then stays alive unless the script exits: its lines must reach stdout without an exit. Its
- * stdout is a FIFO (blocking, as a pipe from a shell is) that this process starts reading only
- * after `unreadForMs`, or when asked (`startReading`) if that is `Infinity`, so a burst larger
- * than the pipe (64 KiB) keeps the child's write under way until then.
+ * The logger's modules as JavaScript, for children run by plain `node`, as the built server is:
+ * tsx would open their standard output non-blocking itself, hiding what the writer must do for
+ * a blocking pipe. Written under the package's node_modules, so `pino` and `sonic-boom` resolve.
+ */
+const builtLogger = path.join(serverDir, 'node_modules', '.cache', 'stdout-writer-test');
+beforeAll(() => {
+  mkdirSync(builtLogger, { recursive: true });
+  writeFileSync(path.join(builtLogger, 'package.json'), '{ "type": "module" }\n');
+  for (const name of ['index', 'stdout-writer']) {
+    const source = readFileSync(path.join(serverDir, 'src', 'logger', `${name}.ts`), 'utf8');
+    const { outputText } = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2023 },
+    });
+    writeFileSync(path.join(builtLogger, `${name}.js`), outputText);
+  }
+});
+
+/** The child's standard output: whether it is open non-blocking (O_NONBLOCK in its flags). */
+const nonBlockingStdout = `(Number.parseInt(
+  (await import('node:fs')).readFileSync('/proc/self/fdinfo/1', 'utf8').match(/flags:\\s*(\\d+)/)[1],
+  8,
+) & 0o4000) !== 0`;
+
+/**
+ * Runs `script` (a module body with `createLogger` in scope) in a process of its own, plain
+ * `node`, which then stays alive unless the script exits: its lines must reach stdout without
+ * an exit. Its stdout is a FIFO, blocking as a pipe from a shell is, that this process starts
+ * reading only after `unreadForMs`, or when asked (`startReading`) if that is `Infinity`, so
+ * a burst larger than the pipe (64 KiB) fills it until then.
  */
 function logInChild(
   script: string,
@@ -32,11 +66,9 @@ function logInChild(
     process.execPath,
     [
       ...nodeArgs,
-      '--import',
-      'tsx',
       '--input-type=module',
       '-e',
-      `const { createLogger } = await import('./src/logger/index.ts');\n${script}\nsetInterval(() => {}, 60_000);`,
+      `const { createLogger } = await import(${JSON.stringify(path.join(builtLogger, 'index.js'))});\n${script}\nsetInterval(() => {}, 60_000);`,
     ],
     { cwd: serverDir, stdio: ['ignore', writeEnd, 'pipe'] },
   );
@@ -67,7 +99,7 @@ function logInChild(
       .split('\n')
       .filter(Boolean)
       .map((line) => (JSON.parse(line) as { msg: string }).msg);
-  return { messages, stderr: () => err, closed, startReading };
+  return { messages, output: () => out, stderr: () => err, closed, startReading };
 }
 
 /** What `closed` resolves to, or a note that the process is still running `ms` later. */
@@ -119,10 +151,23 @@ describe('the stdout logger', () => {
     expect(stderr().match(/Standard output failed/g)).toHaveLength(1);
   }, 20_000);
 
+  it('opens its standard output non-blocking, so that no write waits on a stalled reader', async () => {
+    const { stderr } = logInChild(
+      `
+      const before = ${nonBlockingStdout};
+      createLogger('info');
+      process.stderr.write('non-blocking before ' + before + ', after ' + (${nonBlockingStdout}) + '\\n');
+      `,
+    );
+    await expect
+      .poll(stderr, { timeout: 10_000 })
+      .toContain('non-blocking before false, after true');
+  }, 20_000);
+
   it('holds at most 16 MiB for a reader that stalls, drops lines past that, and says when it reads again', async () => {
     // 192 MiB of lines in 1 KiB lines, 1 MiB per turn, into a pipe nobody reads yet; then the
     // heap after a full collection, and a line every 50 ms.
-    const { stderr, messages, startReading } = logInChild(
+    const { stderr, messages, output, startReading } = logInChild(
       `
       const logger = createLogger('info');
       const text = 'x'.repeat(1000);
@@ -145,25 +190,27 @@ describe('the stdout logger', () => {
       'Standard output is not being read (16 MiB of log lines wait for its reader): log lines are dropped until it catches up.',
     );
     startReading();
-    await expect
-      .poll(() => /being read again: (\d+) log lines were dropped/.exec(stderr())?.[1], {
-        timeout: 20_000,
-      })
-      .toBeDefined();
-    const dropped = Number(/being read again: (\d+) log lines/.exec(stderr())![1]);
+    const caughtUp = /being read again: (\d+) log lines were dropped/;
+    await expect.poll(() => caughtUp.exec(stderr())?.[1], { timeout: 20_000 }).toBeDefined();
     await expect
       .poll(() => messages().some((msg) => msg.startsWith('tick')), { timeout: 5_000 })
       .toBe(true);
-    // Every line was either written or counted as dropped.
-    const written = messages().filter((msg) => !msg.startsWith('tick')).length;
-    expect(written + dropped).toBeGreaterThanOrEqual(192 * 1024);
-    expect(written).toBeGreaterThan(0);
-    expect(dropped).toBeGreaterThan(0);
+    const dropped = Number(caughtUp.exec(stderr())![1]);
+    const lines = output().split('\n').filter(Boolean);
+    const burst = lines.filter((line) => !line.includes('"msg":"tick'));
+    const firstTick = Number(/"msg":"tick (\d+)"/.exec(output())![1]);
+    // Written until 16 MiB waited for the reader, besides what the pipe itself took (64 KiB),
+    // and the batch that crossed the bound; then dropped: the burst's other lines and the ticks
+    // before the first one written.
+    const written = burst.reduce((bytes, line) => bytes + Buffer.byteLength(line) + 1, 0);
+    expect(written).toBeGreaterThanOrEqual(16 * 1024 * 1024);
+    expect(written).toBeLessThanOrEqual(16 * 1024 * 1024 + 128 * 1024);
+    expect(burst.length + dropped).toBe(192 * 1024 + firstTick - 1);
   }, 60_000);
 
   it('exits, dropping the lines left, when its stdout reader has stalled for a second', async () => {
-    // 1 MiB of lines fills the pipe, which nobody reads: a write waits for the reader, then the
-    // process exits 1.5 s later.
+    // 1 MiB of lines fills the pipe, which nobody reads, then the process exits 1.5 s later.
+    // The pipe was opened blocking: a write left blocked in the pool would hold the exit.
     const { stderr, closed } = logInChild(
       `
       const logger = createLogger('info');
@@ -181,12 +228,12 @@ describe('the stdout logger', () => {
     );
   }, 20_000);
 
-  it('exits within about a second when its non-blocking stdout fills just as it exits', async () => {
-    // Touching process.stdout makes Node open the pipe non-blocking (libuv does so for pipes),
-    // so a full pipe answers EAGAIN, which sonic-boom retries every 100 ms: at exit, for 1 s only.
+  it('exits within about a second when its stdout fills just as it exits', async () => {
+    // The pipe fills in the process's last turn, so the flush at exit meets EAGAIN, which
+    // sonic-boom retries every 100 ms: at exit, for a second only.
+    const started = performance.now();
     const { stderr, closed } = logInChild(
       `
-      void process.stdout;
       const logger = createLogger('info');
       for (let i = 0; i < 1024; i += 1) logger.info('x'.repeat(1000));
       process.exit(0);
@@ -194,8 +241,32 @@ describe('the stdout logger', () => {
       { unreadForMs: Infinity },
     );
     expect(await exitWithin(closed, 10_000)).toBe(0);
+    // Node's start-up and the import included; without the deadline it never exits.
+    expect(performance.now() - started).toBeLessThan(6_000);
     expect(stderr()).toContain(
       'Standard output failed (EAGAIN): log lines are dropped from now on.',
     );
   }, 20_000);
+
+  it('writes its last lines at exit though lines were being dropped, and counts those on stderr', async () => {
+    // 32 MiB into a pipe nobody reads for 2 s: lines are dropped past 16 MiB. The reader then
+    // takes everything, and the process exits in the same turn as its last line.
+    const { stderr, messages, closed } = logInChild(
+      `
+      const logger = createLogger('info');
+      for (let turn = 0; turn < 32; turn += 1) {
+        for (let i = 0; i < 1024; i += 1) logger.info('x'.repeat(1000));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      setTimeout(() => {
+        logger.info('last');
+        process.exit(0);
+      }, 2500);
+      `,
+      { unreadForMs: 2000 },
+    );
+    expect(await exitWithin(closed, 15_000)).toBe(0);
+    await expect.poll(() => messages().at(-1), { timeout: 5_000 }).toBe('last');
+    expect(stderr()).toMatch(/log lines were dropped\./);
+  }, 30_000);
 });

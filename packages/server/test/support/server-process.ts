@@ -12,7 +12,7 @@ export interface ServerProcess {
   logs: Record<string, unknown>[];
   /** Everything written to stderr so far. */
   stderr: () => string;
-  /** Resolves with the exit code (or the signal's name). */
+  /** Resolves with the exit code (or the signal's name), once its output is read to the end. */
   exited: Promise<number | string>;
 }
 
@@ -46,8 +46,9 @@ export function spawnServer(env: Record<string, string>): ServerProcess {
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk;
   });
+  // 'close': exited, and its stdout and stderr read to the end, so `logs` and `stderr` are whole.
   const exited = new Promise<number | string>((resolve) => {
-    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1));
+    child.once('close', (code, signal) => resolve(code ?? signal ?? -1));
   });
   return { child, logs, stderr: () => stderr, exited };
 }

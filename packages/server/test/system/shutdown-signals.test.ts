@@ -79,7 +79,8 @@ describe('the server process on shutdown signals', { timeout: 30_000 }, () => {
   });
 
   it('on SIGHUP (the terminal it ran in has closed) shuts down the same way and exits 0', async () => {
-    const url = await start(1, 5);
+    // A drain long enough for the request below on a busy machine.
+    const url = await start(3, 7);
     server!.child.kill('SIGHUP');
     expect(await logged(server!, 'shutting down')).toMatchObject({ signal: 'SIGHUP' });
     const readyz = await fetch(new URL('/readyz', url));
@@ -147,7 +148,7 @@ describe('the server process on shutdown signals', { timeout: 30_000 }, () => {
     await logged(server!, 'shutting down');
     // The log reader goes (a collector dying, a closed pipe) while the server drains: its next
     // write fails with EPIPE. (The hang this once caused, when the flush at exit is the first
-    // write to fail, is reproduced in logger.test.ts.)
+    // write to fail, is reproduced in logger/stdout-writer.test.ts.)
     server!.child.stdout!.destroy();
     const closed = once(server!.child, 'close'); // exited, and its stderr read to the end
     const exit = await Promise.race([
@@ -158,5 +159,20 @@ describe('the server process on shutdown signals', { timeout: 30_000 }, () => {
     expect(server!.stderr()).toContain(
       'Standard output failed (EPIPE): log lines are dropped from now on.',
     );
+  });
+
+  it('exits 0 on SIGTERM when nobody reads its standard output or its standard error', async () => {
+    await start(1, 5);
+    server!.child.kill('SIGTERM');
+    await logged(server!, 'shutting down');
+    // One reader for both gone (a collector of `2>&1`; a closed terminal answers EIO): the
+    // line that says the logs are dropped cannot be written either, which ended the process.
+    server!.child.stdout!.destroy();
+    server!.child.stderr!.destroy();
+    const exit = await Promise.race([
+      server!.exited,
+      new Promise((resolve) => setTimeout(() => resolve('still running 15 s later'), 15_000)),
+    ]);
+    expect(exit).toBe(0);
   });
 });
