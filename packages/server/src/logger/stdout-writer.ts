@@ -20,7 +20,7 @@ const LOG_BACKLOG_BYTES = 16 * 1024 * 1024;
 const STALLED_READER_MS = 1000;
 
 /** What the writer says on stderr, one line each time its state changes. */
-export const stdoutNotices = {
+const stdoutNotices = {
   failed: (reason: string) =>
     `Standard output failed (${reason}): log lines are dropped from now on.`,
   behind: () =>
@@ -29,8 +29,6 @@ export const stdoutNotices = {
     `Standard output is being read again: ${dropped} log lines were dropped.`,
   stalledAtExit: (bytes: number) =>
     `Standard output is not being read: the last ${bytes} bytes of log lines are dropped at exit.`,
-  droppedBeforeExit: (dropped: number) =>
-    `Standard output fell behind before the exit: ${dropped} log lines were dropped.`,
 };
 
 /**
@@ -52,8 +50,7 @@ export const stdoutNotices = {
  *   Without the bound, every line waited in memory for as long as the reader stalled.
  * - **Stalled at exit**: if the reader has taken nothing for {@link STALLED_READER_MS}, the
  *   lines left are dropped, said on stderr, and the process exits. Otherwise they are written
- *   then, retrying EAGAIN (every 100 ms) for at most that long. Lines dropped while the backlog
- *   was full are counted on stderr at exit too.
+ *   then, retrying EAGAIN (every 100 ms) for at most that long.
  * - **Gone or failing** (EPIPE: nobody reads it any more; or any other error): lines are
  *   dropped from then on, stderr says so once, and the server goes on serving. sonic-boom 5 is
  *   used directly rather than through `pino.destination`, whose sonic-boom 4 retried such a
@@ -62,9 +59,11 @@ export const stdoutNotices = {
  */
 export function stdoutWriter(): DestinationStream {
   // Node opens standard output, when it is a pipe or a socket, in non-blocking mode (libuv), as
-  // it does in every Node program that writes to `process.stdout`. Then a write to a reader that has stalled answers EAGAIN instead of blocking the pool thread
-  // that runs it: `process.exit` waits for that thread, so a blocked write held the exit for as
-  // long as the reader stalled. A file or a terminal is left as it is.
+  // it does in every Node program that writes to `process.stdout`. Then a write to a reader that
+  // has stalled answers EAGAIN instead of blocking the pool thread that runs it: `process.exit`
+  // waits for that thread, so a blocked write held the exit for as long as the reader stalled.
+  // The cost: sonic-boom waits a fixed 100 ms after each EAGAIN, so a reader slower than the
+  // lines come drops lines sooner than on a blocking pipe. A file or a terminal is left as it is.
   void process.stdout;
   // stderr may have gone as well (one pipe for both, a closed terminal): a notice that cannot
   // be written is lost, rather than an unhandled 'error' ending the process.
@@ -102,8 +101,8 @@ export function stdoutWriter(): DestinationStream {
     waitingSince = performance.now();
   });
 
-  /** Hands the gathered lines to sonic-boom, or drops them while the backlog is full (not at exit). */
-  const flush = (atExit = false) => {
+  /** Hands the gathered lines to sonic-boom, or drops them while the backlog is full. */
+  const flush = () => {
     queued = false;
     if (failed || lines.length === 0) return;
     lastBatch = performance.now();
@@ -111,29 +110,25 @@ export function stdoutWriter(): DestinationStream {
     const batch = lines.join('');
     lines = [];
     characters = 0;
-    if (dropped >= 0 && backlog > 0 && !atExit) {
+    if (dropped >= 0 && backlog > 0) {
       dropped += count;
       return;
     }
     if (dropped >= 0) {
-      notice(
-        atExit && backlog > 0
-          ? stdoutNotices.droppedBeforeExit(dropped)
-          : stdoutNotices.caughtUp(dropped),
-      );
+      notice(stdoutNotices.caughtUp(dropped));
       dropped = -1;
     }
     if (backlog === 0) waitingSince = lastBatch;
     backlog += Buffer.byteLength(batch);
     destination.write(batch);
-    if (backlog >= LOG_BACKLOG_BYTES && !atExit) {
+    if (backlog >= LOG_BACKLOG_BYTES) {
       dropped = 0;
       notice(stdoutNotices.behind());
     }
   };
 
   process.once('exit', () => {
-    flush(true);
+    flush();
     if (failed || backlog === 0) return;
     const now = performance.now();
     if (now - waitingSince >= STALLED_READER_MS) {
