@@ -30,7 +30,7 @@ const builtLogger = path.join(serverDir, 'node_modules', '.cache', 'stdout-write
 beforeAll(() => {
   mkdirSync(builtLogger, { recursive: true });
   writeFileSync(path.join(builtLogger, 'package.json'), '{ "type": "module" }\n');
-  for (const name of ['index', 'stdout-writer']) {
+  for (const name of ['index', 'stdout-writer', 'stdout-sinks']) {
     const source = readFileSync(path.join(serverDir, 'src', 'logger', `${name}.ts`), 'utf8');
     const { outputText } = ts.transpileModule(source, {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2023 },
@@ -50,15 +50,26 @@ const nonBlockingStdout = `(Number.parseInt(
  * `node`, which then stays alive unless the script exits: its lines must reach stdout without
  * an exit. Its stdout is a FIFO, blocking as a pipe from a shell is, that this process starts
  * reading only after `unreadForMs`, or when asked (`startReading`) if that is `Infinity`, so
- * a burst larger than the pipe (64 KiB) fills it until then.
+ * a burst larger than the pipe (64 KiB) fills it until then. With `readEveryMs`, it reads at
+ * most once per that many milliseconds (up to 64 KiB a read). With `toFile`, stdout is a file.
  */
 function logInChild(
   script: string,
-  { unreadForMs = 0, readerGone = false, nodeArgs = [] as string[] } = {},
+  {
+    unreadForMs = 0,
+    readerGone = false,
+    readEveryMs = 0,
+    toFile = false,
+    nodeArgs = [] as string[],
+  } = {},
 ) {
   const dir = mkdtempSync(path.join(tmpdir(), 'petstore-logger-'));
   const fifo = path.join(dir, 'stdout');
-  execFileSync('mkfifo', [fifo]);
+  if (toFile) {
+    writeFileSync(fifo, '');
+  } else {
+    execFileSync('mkfifo', [fifo]);
+  }
   const readEnd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
   const writeEnd = openSync(fifo, constants.O_WRONLY);
   if (readerGone) closeSync(readEnd);
@@ -89,10 +100,17 @@ function logInChild(
   let reader: net.Socket | undefined;
   const startReading = () => {
     reader ??= new net.Socket({ fd: readEnd, readable: true, writable: false });
-    reader.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    reader.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      if (readEveryMs === 0) return;
+      reader!.pause();
+      setTimeout(() => reader!.resume(), readEveryMs);
+    });
   };
   const timer =
-    Number.isFinite(unreadForMs) && !readerGone ? setTimeout(startReading, unreadForMs) : undefined;
+    Number.isFinite(unreadForMs) && !readerGone && !toFile
+      ? setTimeout(startReading, unreadForMs)
+      : undefined;
   cleanups.push(() => {
     clearTimeout(timer);
     child.kill('SIGKILL');
@@ -100,12 +118,13 @@ function logInChild(
     else if (!readerGone) closeSync(readEnd);
     rmSync(dir, { recursive: true, force: true });
   });
+  const output = () => (toFile ? readFileSync(fifo, 'utf8') : out);
   const messages = () =>
-    out
+    output()
       .split('\n')
       .filter(Boolean)
       .map((line) => (JSON.parse(line) as { msg: string }).msg);
-  return { messages, output: () => out, stderr: () => err, closed, startReading };
+  return { messages, output, stderr: () => err, closed, startReading };
 }
 
 /** What `closed` resolves to, or a note that the process is still running `ms` later. */
@@ -214,7 +233,45 @@ describe('the stdout logger', () => {
     expect(burst.length + dropped).toBe(192 * 1024 + firstTick - 1);
   }, 60_000);
 
-  it('exits, dropping the lines left, when its stdout reader has stalled for a second', async () => {
+  it('delivers every line to a reader slower than the lines come, waiting for it to make room', async () => {
+    // 8.4 MiB at once (under the 16 MiB bound) into a pipe read once per millisecond at most:
+    // about 130 reads. Every write the full pipe refuses waits for the reader to make room; a
+    // writer that slept 100 ms after each (sonic-boom on a non-blocking pipe) took 6.5 s here.
+    const started = performance.now();
+    const { messages, stderr } = logInChild(
+      `
+      const logger = createLogger('info');
+      for (let i = 0; i < 8600; i += 1) logger.info('x'.repeat(1000));
+      logger.info('done');
+      `,
+      { readEveryMs: 1 },
+    );
+    await expect.poll(() => messages().at(-1), { timeout: 3_000 }).toBe('done');
+    expect(messages()).toHaveLength(8601);
+    expect(stderr()).toBe('');
+    // Node's start-up and the import included.
+    expect(performance.now() - started).toBeLessThan(3_000);
+  }, 20_000);
+
+  it('writes every line to a file, in order, the last ones at exit', async () => {
+    const { messages, closed } = logInChild(
+      `
+      const logger = createLogger('info');
+      for (let i = 0; i < 1024; i += 1) logger.info('line ' + i + ' ' + 'x'.repeat(1000));
+      setTimeout(() => {
+        for (let i = 1024; i < 1100; i += 1) logger.info('line ' + i + ' ' + 'x'.repeat(1000));
+        logger.info('last');
+        process.exit(0);
+      }, 50);
+      `,
+      { toFile: true },
+    );
+    expect(await exitWithin(closed, 10_000)).toBe(0);
+    const lines = Array.from({ length: 1100 }, (_, i) => `line ${i} ${'x'.repeat(1000)}`);
+    expect(messages()).toEqual([...lines, 'last']);
+  }, 20_000);
+
+  it('exits after a second, dropping the lines left, when its stdout reader does not read', async () => {
     // 1 MiB of lines fills the pipe, which nobody reads, then the process exits 1.5 s later.
     // The pipe was opened blocking: a write left blocked in the pool would hold the exit.
     const { stderr, closed } = logInChild(
@@ -234,23 +291,27 @@ describe('the stdout logger', () => {
     );
   }, 20_000);
 
-  it('exits within about a second when its stdout fills just as it exits', async () => {
-    // The pipe fills in the process's last turn, so the flush at exit meets EAGAIN, which
-    // sonic-boom retries every 100 ms: at exit, for a second only.
-    const started = performance.now();
-    const { stderr, closed } = logInChild(
+  it('writes at exit, in order and whole, the lines its reader has not taken yet', async () => {
+    // 1 MiB of lines into a pipe nobody reads for 300 ms: 50 ms later one write of most of it is
+    // under way, the pipe (64 KiB) holding its start; then a last line, and the process exits.
+    // At exit the rest of that write, then the last line, go out once the reader takes them:
+    // every line, in order, none torn.
+    const { messages, closed } = logInChild(
       `
       const logger = createLogger('info');
-      for (let i = 0; i < 1024; i += 1) logger.info('x'.repeat(1000));
-      process.exit(0);
+      for (let i = 0; i < 1024; i += 1) logger.info('line ' + i + ' ' + 'x'.repeat(1000));
+      setTimeout(() => {
+        logger.info('last');
+        process.exit(0);
+      }, 50);
       `,
-      { unreadForMs: Infinity },
+      { unreadForMs: 300 },
     );
     expect(await exitWithin(closed, 10_000)).toBe(0);
-    // Node's start-up and the import included; without the deadline it never exits.
-    expect(performance.now() - started).toBeLessThan(6_000);
-    expect(stderr()).toContain(
-      'Standard output failed (EAGAIN): log lines are dropped from now on.',
-    );
+    const expected = [
+      ...Array.from({ length: 1024 }, (_, i) => `line ${i} ${'x'.repeat(1000)}`),
+      'last',
+    ];
+    await expect.poll(messages, { timeout: 4_000 }).toEqual(expected);
   }, 20_000);
 });

@@ -1,0 +1,138 @@
+/**
+ * Where the stdout writer's batches go: a pipe or a socket through Node's own stream on it,
+ * which waits for the reader to make room; a file or a terminal by synchronous writes.
+ */
+import { fstatSync, writeSync } from 'node:fs';
+import type { Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
+
+/** How long a synchronous write retries a refused write (EAGAIN) while the server runs. */
+const EAGAIN_WAIT_MS = 1000;
+
+/** What a sink tells the writer. */
+export interface SinkEvents {
+  /** A batch has been written in full: `bytes` of it. */
+  written(bytes: number): void;
+  /** A write failed (EPIPE: nobody reads any more; or any other error); nothing is written after. */
+  failed(error: unknown): void;
+}
+
+/** Standard output, as the writer uses it: one batch at a time, and a last write at exit. */
+export interface Sink {
+  /** Hands a batch over; `written` follows once it is all written. */
+  write(batch: string): void;
+  /**
+   * At exit: writes what was handed over and is not yet written, synchronously, retrying a
+   * full pipe until `deadline` (`performance.now()` time). Returns the bytes left unwritten
+   * then (0: all written); throws what a write failed with otherwise.
+   */
+  writeRestSync(deadline: number): number;
+}
+
+/** The sink for what file descriptor 1 is: a pipe or a socket, or anything else. */
+export function stdoutSink(events: SinkEvents): Sink {
+  const stat = fstatSync(1);
+  return stat.isFIFO() || stat.isSocket() ? streamSink(events) : syncSink(events);
+}
+
+/**
+ * A pipe or a socket, through `process.stdout`, the stream Node opens on it (non-blocking,
+ * as for any Node program that writes to `process.stdout`). A write the pipe cannot take at
+ * once waits in libuv, which goes on as soon as the reader makes room (epoll), so a reader
+ * briefly slower than the lines loses none of them. sonic-boom on such a pipe slept a fixed
+ * 100 ms after each write refused (`EAGAIN`): 8.4 MiB to a reader spending 1 ms per read took
+ * 13.1 s instead of 0.26 s, and lines were dropped that the reader would have taken.
+ *
+ * One batch is under way at a time; those that come meanwhile wait here, and go out as one
+ * write when it is done. So at exit, when the event loop no longer runs, what is not yet
+ * written is known: the end of the batch under way that libuv still holds (its
+ * `writeQueueSize`, the bytes of queued writes not yet taken), then the batches waiting here;
+ * they are written synchronously, in order.
+ */
+function streamSink(events: SinkEvents): Sink {
+  const stream = process.stdout as unknown as Socket & {
+    _handle?: { writeQueueSize?: number } | null;
+  };
+  stream.on('error', (error) => events.failed(error));
+  let underWay: string | undefined;
+  let waiting: string[] = [];
+
+  const send = () => {
+    if (waiting.length === 0) return;
+    const batch = waiting.length === 1 ? waiting[0]! : waiting.join('');
+    waiting = [];
+    underWay = batch;
+    stream.write(batch, (error) => {
+      underWay = undefined;
+      if (error) return events.failed(error);
+      events.written(Buffer.byteLength(batch));
+      send();
+    });
+  };
+
+  return {
+    write(batch) {
+      waiting.push(batch);
+      if (underWay === undefined) send();
+    },
+    writeRestSync(deadline) {
+      const parts: Buffer[] = [];
+      if (underWay !== undefined) {
+        // Without the handle (the stream was destroyed) nothing tells how much was written:
+        // the batch is counted as unwritten rather than written twice or torn.
+        const unwritten = stream._handle?.writeQueueSize;
+        const bytes = Buffer.from(underWay);
+        if (typeof unwritten !== 'number') return bytes.length + waitingBytes(waiting);
+        parts.push(bytes.subarray(bytes.length - unwritten));
+      }
+      parts.push(Buffer.from(waiting.join('')));
+      waiting = [];
+      return writeAllSync(Buffer.concat(parts), deadline);
+    },
+  };
+}
+
+const waitingBytes = (waiting: string[]) =>
+  waiting.reduce((bytes, batch) => bytes + Buffer.byteLength(batch), 0);
+
+/** A millisecond's sleep between two writes a full pipe refused. */
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/** Writes `buffer` to standard output until done or `deadline`; returns the bytes left. */
+function writeAllSync(buffer: Buffer, deadline: number): number {
+  let offset = 0;
+  while (offset < buffer.length) {
+    try {
+      offset += writeSync(1, buffer, offset);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      if (performance.now() >= deadline) break;
+      Atomics.wait(sleeper, 0, 0, 1);
+    }
+  }
+  return buffer.length - offset;
+}
+
+/**
+ * A file or a terminal, written synchronously, as pino writes by default and as Node writes to
+ * a terminal: a batch of up to 8 KiB per write costs the event loop a system call of a few
+ * microseconds into the page cache, and nothing is ever under way at exit, so the last lines
+ * land whole and in order. A terminal whose output is paused (Ctrl-S) holds the server until
+ * it is resumed, as it holds any program that writes to it. EAGAIN (a terminal another
+ * program made non-blocking) is retried for a second, then counts as a failure.
+ */
+function syncSink(events: SinkEvents): Sink {
+  return {
+    write(batch) {
+      const bytes = Buffer.from(batch);
+      try {
+        const left = writeAllSync(bytes, performance.now() + EAGAIN_WAIT_MS);
+        if (left > 0) return events.failed(Object.assign(new Error('EAGAIN'), { code: 'EAGAIN' }));
+      } catch (error) {
+        return events.failed(error);
+      }
+      events.written(bytes.length);
+    },
+    writeRestSync: () => 0,
+  };
+}
