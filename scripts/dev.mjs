@@ -60,7 +60,7 @@ function projectAt(root) {
 
 /**
  * Derives everything once, starts the server and watches. Resolves once watching; stops
- * (server included) on SIGINT or SIGTERM.
+ * (server included) on SIGINT, SIGTERM or SIGHUP (its terminal has closed).
  *
  * @param {ReturnType<typeof projectAt>} project
  */
@@ -165,7 +165,9 @@ async function startDevLoop(project) {
   await watcher.ready;
   say('watching openapi/, packages/server/src/, packages/client/src/ (Ctrl-C to stop)');
 
-  for (const signal of ['SIGINT', 'SIGTERM']) {
+  // SIGHUP as well: when the terminal closes, Node's default would end this process at once,
+  // without waiting for the server it started.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.once(signal, async () => {
       await watcher.close();
       await stopChild(checking);

@@ -150,9 +150,8 @@ describe('the server process on shutdown signals', { timeout: 30_000 }, () => {
     // write fails with EPIPE. (The hang this once caused, when the flush at exit is the first
     // write to fail, is reproduced in logger/stdout-writer.test.ts.)
     server!.child.stdout!.destroy();
-    const closed = once(server!.child, 'close'); // exited, and its stderr read to the end
     const exit = await Promise.race([
-      closed.then(([code]: unknown[]) => code),
+      server!.exited,
       new Promise((resolve) => setTimeout(() => resolve('still running 15 s later'), 15_000)),
     ]);
     expect(exit).toBe(0);
