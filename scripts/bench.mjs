@@ -37,6 +37,9 @@ const help = `usage: npm run bench -- [options]
   --pool-size N       DATABASE_POOL_SIZE for our server
   --node-options S    NODE_OPTIONS for our server, e.g. "--max-semi-space-size=16"
   --log-level L       our server's LOG_LEVEL: ${logLevels.join(', ')} (default info)
+  --log-to file|pipe  where our server's log lines go: a file (default), or a pipe the
+                      harness reads and copies to that file, as a collector would (journald,
+                      a container runtime); Node makes it a UNIX socket pair
   --json FILE         also write the results as JSON
   --help              this text`;
 
@@ -59,6 +62,7 @@ try {
       'pool-size': { type: 'string' },
       'node-options': { type: 'string' },
       'log-level': { type: 'string', default: 'info' },
+      'log-to': { type: 'string', default: 'file' },
       json: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -95,6 +99,7 @@ const options = {
     values['pool-size'] === undefined ? undefined : whole('pool-size', values['pool-size'], 1),
   nodeOptions: values['node-options'],
   logLevel: oneOf('log-level', values['log-level'], logLevels),
+  logTo: oneOf('log-to', values['log-to'], ['file', 'pipe']),
   json: values.json,
 };
 

@@ -1,7 +1,7 @@
 // Starting and stopping the processes under test: each pinned to the server core, its stdout
 // and stderr written to a file, and timed from spawn to ready.
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, createWriteStream, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { undoLater } from './cleanup.mjs';
@@ -19,20 +19,28 @@ const POLL_MS = 5;
  * Spawns `node …args` (under `taskset` when `pinned`) with PORT set to a free loopback port and
  * waits until it is ready: `readiness: 'log'` waits for a `"msg":"listening"` line in its
  * output (our server logs it once migrated and warmed up), `'healthz'` for `GET /healthz` 200.
- * Resolves to `{ port, pid, startupMs, stop() }`.
+ * Its stdout and stderr go to `logFile`; with `stdout: 'pipe'`, its stdout is a pipe (a UNIX
+ * socket pair, as Node's `spawn` makes it) that this process reads and copies to `logFile`, as
+ * a log collector would. Resolves to `{ port, pid, startupMs, stop() }`.
  */
-export async function startProcess({ name, args, env, cwd, logFile, readiness, pinned }) {
+export async function startProcess({ name, args, env, cwd, logFile, readiness, pinned, stdout }) {
   const port = await freePort();
   const out = openSync(logFile, 'w');
   const node = [process.execPath, ...args];
   const command = pinned ? ['taskset', '-c', String(SERVER_CORE), ...node] : node;
   const spawnedAt = performance.now();
+  const piped = stdout === 'pipe';
   const child = spawn(command[0], command.slice(1), {
     cwd,
-    stdio: ['ignore', out, out],
+    stdio: ['ignore', piped ? 'pipe' : out, out],
     env: { PATH: process.env.PATH, PORT: String(port), ...env },
   });
-  closeSync(out);
+  if (piped) {
+    // The same open file as the child's stderr (its offset shared): lines land one after another.
+    child.stdout.pipe(createWriteStream('', { fd: out }));
+  } else {
+    closeSync(out);
+  }
   let exit;
   const exited = new Promise((resolve) =>
     child.once('exit', (code, signal) => resolve((exit = { code, signal }))),

@@ -259,7 +259,7 @@ function heapLine({ first, last }) {
 export function formatReport(report) {
   const { meta, startup, rows, soaks } = report;
   const ours =
-    `ours: NODE_ENV=production, LOG_LEVEL=${meta.logLevel} to a file, in-memory rate limits` +
+    `ours: NODE_ENV=production, LOG_LEVEL=${meta.logLevel} to ${meta.logTo === 'pipe' ? 'a pipe the harness copies to a file' : 'a file'}, in-memory rate limits` +
     (meta.poolSize === undefined ? '' : `, DATABASE_POOL_SIZE=${meta.poolSize}`) +
     (meta.nodeOptions === undefined ? '' : `, NODE_OPTIONS=${meta.nodeOptions}`);
   const load =

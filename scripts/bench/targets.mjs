@@ -10,14 +10,17 @@ const levelsShowingInfo = new Set(['info', 'debug', 'trace']);
  * Each target: a title for the report and how to run it for a data set — `store` is our
  * store (`{ url }`), `pets` how many pets the baselines hold. Our server runs as in production:
  * the built dist/main.js with NODE_ENV=production (response validation off), in-memory rate
- * limits (no REDIS_URL), behind a (pretend) proxy on loopback, its JSON log written to a file.
+ * limits (no REDIS_URL), behind a (pretend) proxy on loopback, its JSON log written to a file
+ * (or, with `--log-to pipe`, to a pipe the harness copies to that file).
  */
 export const targets = {
   ours: {
     title: 'ours',
-    launch: ({ store, logLevel, poolSize, nodeOptions, metricsToken }) => ({
+    launch: ({ store, logLevel, logTo, poolSize, nodeOptions, metricsToken }) => ({
       args: [mainJs],
       cwd: serverDir,
+      // `--log-to pipe`: stdout a pipe the harness reads (processes.mjs).
+      stdout: logTo,
       env: {
         NODE_ENV: 'production',
         HOST: '127.0.0.1',

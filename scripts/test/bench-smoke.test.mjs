@@ -188,15 +188,20 @@ describe('npm run bench', () => {
 
   // Three targets a round, and up to two rounds measured again for a dearer process: more than
   // the default 60 s on a busy machine (a clean-clone CI run of 27 November timed out at 60 s).
-  it('measures our server with tracing on and another build (--against) beside it, the spans exported to the sink, with new processes each round, each warmed first', async () => {
-    const { report, stderr } = await bench('traced', [
+  it('measures our server with tracing on and another build (--against) beside it, the spans exported to the sink, with new processes each round, each warmed first, their logs through a pipe', async () => {
+    const { report, stdout, stderr } = await bench('traced', [
       ...short,
       ...['--rounds', '2', '--scenarios', 'get', '--targets', 'ours,ours-traced'],
       ...['--process-warm-up', '1'],
       // A checkout names its build: here this one's, as a change's A/B run names the build before.
       ...['--against', root],
+      ...['--log-to', 'pipe'],
     ]);
     expect(report.meta.against).toBe(path.join(root, 'packages/server/dist/main.js'));
+    // Each was ready when its "listening" line, read from the pipe, reached the log file.
+    expect(report.meta.logTo).toBe('pipe');
+    expect(report.startup.map((startup) => startup.readiness)).toEqual(['log', 'log', 'log']);
+    expect(stdout).toContain('LOG_LEVEL=info to a pipe the harness copies to a file');
     expect(report.meta.targets).toEqual(['ours', 'ours-traced', 'against']);
     const warmed = [
       ...stderr.matchAll(
