@@ -22,6 +22,12 @@ export interface Sink {
   /** Hands a batch over; `written` follows once it is all written. */
   write(batch: string): void;
   /**
+   * The process is exiting and the event loop will not run again: from now on `write` only
+   * keeps its batch for `writeRestSync` (a write started now would report its outcome, an
+   * EPIPE say, on a tick that never comes).
+   */
+  exiting(): void;
+  /**
    * At exit: writes what was handed over and is not yet written, synchronously, retrying a
    * full pipe until `deadline` (`performance.now()` time). Returns the bytes left unwritten
    * then (0: all written); throws what a write failed with otherwise.
@@ -40,14 +46,18 @@ export function stdoutSink(events: SinkEvents): Sink {
  * as for any Node program that writes to `process.stdout`). A write the pipe cannot take at
  * once waits in libuv, which goes on as soon as the reader makes room (epoll), so a reader
  * briefly slower than the lines loses none of them. sonic-boom on such a pipe slept a fixed
- * 100 ms after each write refused (`EAGAIN`): 8.4 MiB to a reader spending 1 ms per read took
- * 13.1 s instead of 0.26 s, and lines were dropped that the reader would have taken.
+ * 100 ms after each write refused (`EAGAIN`): 8.4 MiB to a reader reading at most once a
+ * millisecond took 6.5 s instead of 0.26 s, and lines were dropped that the reader would have
+ * taken.
  *
  * One batch is under way at a time; those that come meanwhile wait here, and go out as one
  * write when it is done. So at exit, when the event loop no longer runs, what is not yet
  * written is known: the end of the batch under way that libuv still holds (its
  * `writeQueueSize`, the bytes of queued writes not yet taken), then the batches waiting here;
- * they are written synchronously, in order.
+ * they are written synchronously, in order. That count is the batch's only while nothing else
+ * is in the stream: when other code has written to `process.stdout` (`console.log`) and that
+ * is still in the stream with the batch, the batch is counted as unwritten, and a newline ends
+ * whatever part of it or of the other write went out before the waiting batches follow.
  */
 function streamSink(events: SinkEvents): Sink {
   const stream = process.stdout as unknown as Socket & {
@@ -56,6 +66,7 @@ function streamSink(events: SinkEvents): Sink {
   stream.on('error', (error) => events.failed(error));
   let underWay: string | undefined;
   let waiting: string[] = [];
+  let exiting = false;
 
   const send = () => {
     if (waiting.length === 0) return;
@@ -73,27 +84,34 @@ function streamSink(events: SinkEvents): Sink {
   return {
     write(batch) {
       waiting.push(batch);
-      if (underWay === undefined) send();
+      if (underWay === undefined && !exiting) send();
+    },
+    exiting() {
+      exiting = true;
     },
     writeRestSync(deadline) {
-      const parts: Buffer[] = [];
-      if (underWay !== undefined) {
-        // Without the handle (the stream was destroyed) nothing tells how much was written:
-        // the batch is counted as unwritten rather than written twice or torn.
-        const unwritten = stream._handle?.writeQueueSize;
-        const bytes = Buffer.from(underWay);
-        if (typeof unwritten !== 'number') return bytes.length + waitingBytes(waiting);
-        parts.push(bytes.subarray(bytes.length - unwritten));
-      }
-      parts.push(Buffer.from(waiting.join('')));
+      const rest = Buffer.from(waiting.join(''));
       waiting = [];
-      return writeAllSync(Buffer.concat(parts), deadline);
+      if (underWay === undefined) return writeAllSync(rest, deadline);
+      const bytes = Buffer.from(underWay);
+      // Nothing left in the stream: the batch is written, its callback not yet called.
+      if (stream.writableLength === 0) return writeAllSync(rest, deadline);
+      const unwritten = stream._handle?.writeQueueSize;
+      if (stream.writableLength === underWay.length && typeof unwritten === 'number') {
+        return writeAllSync(
+          Buffer.concat([bytes.subarray(bytes.length - unwritten), rest]),
+          deadline,
+        );
+      }
+      // Another write is in the stream beside the batch (or the stream was destroyed): how much
+      // of the batch went out is unknown, so it is counted as unwritten rather than written
+      // twice, and a newline ends whatever part of it went out.
+      return bytes.length + writeAllSync(Buffer.concat([newline, rest]), deadline);
     },
   };
 }
 
-const waitingBytes = (waiting: string[]) =>
-  waiting.reduce((bytes, batch) => bytes + Buffer.byteLength(batch), 0);
+const newline = Buffer.from('\n');
 
 /** A millisecond's sleep between two writes a full pipe refused. */
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
@@ -133,6 +151,7 @@ function syncSink(events: SinkEvents): Sink {
       }
       events.written(bytes.length);
     },
+    exiting: () => {},
     writeRestSync: () => 0,
   };
 }

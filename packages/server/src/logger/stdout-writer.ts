@@ -106,6 +106,7 @@ export function stdoutWriter(): DestinationStream {
   };
 
   process.once('exit', () => {
+    sink.exiting();
     flush();
     if (failed) return;
     if (dropped > 0) notice(stdoutNotices.droppedAtExit(dropped));

@@ -24,7 +24,7 @@ afterEach(() => {
 /**
  * The logger's modules as JavaScript, for children run by plain `node`, as the built server is:
  * tsx would open their standard output non-blocking itself, hiding what the writer must do for
- * a blocking pipe. Written under the package's node_modules, so `pino` and `sonic-boom` resolve.
+ * a blocking pipe. Written under the package's node_modules, so that `pino` resolves.
  */
 const builtLogger = path.join(serverDir, 'node_modules', '.cache', 'stdout-writer-test');
 beforeAll(() => {
@@ -251,6 +251,53 @@ describe('the stdout logger', () => {
     expect(stderr()).toBe('');
     // Node's start-up and the import included.
     expect(performance.now() - started).toBeLessThan(3_000);
+  }, 20_000);
+
+  it('writes at exit whole lines, in order, after other output still under way, and says what it dropped', async () => {
+    // Other code wrote 70,000 bytes to process.stdout first (console.log, a banner): most of
+    // it is in the pipe, the rest in the stream, with the logger's batch waiting behind it.
+    // libuv's count of bytes not yet written is then the other write's, not the batch's.
+    const { output, stderr, closed } = logInChild(
+      `
+      process.stdout.write('x'.repeat(70_000) + '\\n');
+      const logger = createLogger('info');
+      for (let i = 0; i < 100; i += 1) logger.info('line ' + i);
+      setTimeout(() => {
+        for (let i = 100; i < 200; i += 1) logger.info('line ' + i);
+        process.exit(0);
+      }, 50);
+      `,
+      { unreadForMs: 300 },
+    );
+    expect(await exitWithin(closed, 10_000)).toBe(0);
+    await expect
+      .poll(() => output().endsWith('"msg":"line 199"}\n'), { timeout: 4_000 })
+      .toBe(true);
+    const lines = output()
+      .split('\n')
+      .filter((line) => line !== '' && !/^x+$/.test(line));
+    // Every log line that reached the reader is whole, and they come in order.
+    const numbers = lines.map((line) =>
+      Number(/^line (\d+)$/.exec((JSON.parse(line) as { msg: string }).msg)![1]),
+    );
+    expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+    expect(new Set(numbers).size).toBe(numbers.length);
+    // The batch whose fate was unknown is counted on stderr, not written twice.
+    expect(stderr()).toMatch(/the last \d+ bytes of log lines are dropped at exit/);
+  }, 20_000);
+
+  it('says on stderr that its stdout has gone when the first write to find it gone is at exit', async () => {
+    const { stderr, closed } = logInChild(
+      `
+      createLogger('info').info('only');
+      process.exit(0);
+      `,
+      { readerGone: true },
+    );
+    expect(await exitWithin(closed, 10_000)).toBe(0);
+    expect(stderr()).toContain(
+      'Standard output failed (EPIPE): log lines are dropped from now on.',
+    );
   }, 20_000);
 
   it('writes every line to a file, in order, the last ones at exit', async () => {
