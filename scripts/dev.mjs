@@ -78,15 +78,20 @@ async function startDevLoop(project) {
 
   async function restartServer() {
     await stopServer();
-    say('starting the server');
     server = spawn(process.execPath, ['--import', 'tsx', project.serverMain], {
       cwd: root,
       stdio: 'inherit',
+      // A process group of its own: what a terminal sends its foreground group (Ctrl-C's
+      // SIGINT, a hang-up's SIGHUP) reaches this loop alone, which stops the server once.
+      // Sent to both, the server began its own graceful stop and the loop's SIGTERM then
+      // counted as a second signal, which stops it at once (exit 143).
+      detached: true,
       // Readable lines for people (pino-pretty); no load balancer in front of the dev server, so a
       // restart need not drain (stopChild kills after 5 s, and the drain is 10 s by default).
       // Either can be set in the environment, which wins.
       env: { LOG_LEVEL: 'info', LOG_FORMAT: 'pretty', SHUTDOWN_DRAIN_SECONDS: '0', ...process.env },
     });
+    say(`starting the server (pid ${server.pid})`);
   }
 
   /** @type {import('node:child_process').ChildProcess | undefined} */
@@ -167,6 +172,9 @@ async function startDevLoop(project) {
 
   // SIGHUP as well: when the terminal closes, Node's default would end this process at once,
   // without waiting for the server it started.
+  // Should this loop end some other way (an error), its server, in a group of its own, would
+  // otherwise be left running.
+  process.once('exit', () => server?.kill('SIGTERM'));
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.once(signal, async () => {
       await watcher.close();

@@ -99,11 +99,13 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  // The whole process group, even when the dev loop itself has exited: a dev loop that ended
-  // without stopping its server leaves it running in the group.
-  if (dev?.pid !== undefined) {
+  // The dev loop's process group and each server it started (in groups of their own), even
+  // when the loop itself has exited: one that ended without stopping its server left it running.
+  const servers = [...output.matchAll(/starting the server \(pid (\d+)\)/g)].map(([, pid]) => -pid);
+  for (const group of [dev?.pid === undefined ? undefined : -dev.pid, ...servers]) {
+    if (group === undefined) continue;
     try {
-      process.kill(-dev.pid, 'SIGKILL');
+      process.kill(group, 'SIGKILL');
     } catch (error) {
       if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'ESRCH') throw error;
     }
@@ -162,12 +164,21 @@ describe('npm run dev', () => {
     expect((await stat(file('packages/types/src/schema.ts'))).mtimeMs).toBe(schemaBefore.mtimeMs);
   }, 120_000);
 
-  // SIGINT, SIGTERM and SIGHUP share one handler; SIGHUP (the terminal closed) is the one sent
-  // here: without the handler, the dev loop ended at once and left its server running.
-  it('stops the server and exits 0 on SIGHUP, as on SIGINT and SIGTERM', async () => {
+  // SIGINT, SIGTERM and SIGHUP share one handler. A terminal's hang-up sends SIGHUP to its
+  // whole foreground process group, as Ctrl-C sends SIGINT: here to the dev loop's group.
+  // Without the handler the loop ended at once and left its server running; with the server
+  // in the loop's group, the server got the signal too, and the loop's SIGTERM stopped it as a
+  // second signal.
+  it('stops the server once and exits 0 when its terminal hangs up (SIGHUP to its process group), as on Ctrl-C and SIGTERM', async () => {
+    const from = output.length;
     const exited = new Promise((resolve) => dev.once('exit', resolve));
-    dev.kill('SIGHUP');
+    process.kill(-dev.pid, 'SIGHUP');
     expect(await exited).toBe(0);
     await expect(fetch(`${base}/healthz`)).rejects.toThrow();
+    // The server's one signal was the loop's SIGTERM; it finished its graceful stop.
+    const stopping = output.slice(from);
+    expect(stopping).toMatch(/signal: "SIGTERM"/);
+    expect(stopping).not.toMatch(/signal: "SIGHUP"|second signal/);
+    expect(stopping).toMatch(/stopped/);
   }, 60_000);
 });
