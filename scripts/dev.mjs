@@ -68,6 +68,9 @@ async function startDevLoop(project) {
   const { root } = project;
   /** @type {import('node:child_process').ChildProcess | undefined} */
   let server;
+  // Should this loop end some other way (an error, during the first build too), its server, in
+  // a process group of its own, would otherwise be left running.
+  process.once('exit', () => server?.kill('SIGTERM'));
 
   /** Stops the running server (SIGTERM: it finishes in-flight requests) and waits for it. */
   async function stopServer() {
@@ -172,9 +175,6 @@ async function startDevLoop(project) {
 
   // SIGHUP as well: when the terminal closes, Node's default would end this process at once,
   // without waiting for the server it started.
-  // Should this loop end some other way (an error), its server, in a group of its own, would
-  // otherwise be left running.
-  process.once('exit', () => server?.kill('SIGTERM'));
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.once(signal, async () => {
       await watcher.close();

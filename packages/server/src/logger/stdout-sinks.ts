@@ -19,8 +19,8 @@ export interface SinkEvents {
 
 /** Standard output, as the writer uses it: one batch at a time, and a last write at exit. */
 export interface Sink {
-  /** Hands a batch over; `written` follows once it is all written. */
-  write(batch: string): void;
+  /** Hands a batch of `bytes` bytes (UTF-8) over; `written` follows once it is all written. */
+  write(batch: string, bytes: number): void;
   /**
    * The process is exiting and the event loop will not run again: from now on `write` only
    * keeps its batch for `writeRestSync` (a write started now would report its outcome, an
@@ -66,24 +66,28 @@ function streamSink(events: SinkEvents): Sink {
   stream.on('error', (error) => events.failed(error));
   let underWay: string | undefined;
   let waiting: string[] = [];
+  let waitingBytes = 0;
   let exiting = false;
 
   const send = () => {
     if (waiting.length === 0) return;
     const batch = waiting.length === 1 ? waiting[0]! : waiting.join('');
+    const bytes = waitingBytes;
     waiting = [];
+    waitingBytes = 0;
     underWay = batch;
     stream.write(batch, (error) => {
       underWay = undefined;
       if (error) return events.failed(error);
-      events.written(Buffer.byteLength(batch));
+      events.written(bytes);
       send();
     });
   };
 
   return {
-    write(batch) {
+    write(batch, bytes) {
       waiting.push(batch);
+      waitingBytes += bytes;
       if (underWay === undefined && !exiting) send();
     },
     exiting() {
@@ -92,10 +96,13 @@ function streamSink(events: SinkEvents): Sink {
     writeRestSync(deadline) {
       const rest = Buffer.from(waiting.join(''));
       waiting = [];
-      if (underWay === undefined) return writeAllSync(rest, deadline);
+      waitingBytes = 0;
+      // No batch under way, or nothing left in the stream (the batch is written, its callback
+      // not yet called): the waiting batches are all that is left.
+      if (underWay === undefined || stream.writableLength === 0) {
+        return writeAllSync(rest, deadline);
+      }
       const bytes = Buffer.from(underWay);
-      // Nothing left in the stream: the batch is written, its callback not yet called.
-      if (stream.writableLength === 0) return writeAllSync(rest, deadline);
       const unwritten = stream._handle?.writeQueueSize;
       if (stream.writableLength === underWay.length && typeof unwritten === 'number') {
         return writeAllSync(
@@ -136,21 +143,21 @@ function writeAllSync(buffer: Buffer, deadline: number): number {
  * a terminal: a batch (about 8 KiB under load) costs the event loop one system call (into the
  * page cache, for a file), and nothing is ever under way at exit, so the last lines land whole
  * and in order. In the benchmark, which logs to a file, this was cheaper than sonic-boom's
- * writes through the thread pool (1.09× list 20, 1.05× creates; Node.js 24.21.0). A terminal whose output is paused (Ctrl-S) holds the server until
- * it is resumed, as it holds any program that writes to it. EAGAIN (a terminal another
- * program made non-blocking) is retried for a second, then counts as a failure.
+ * writes through the thread pool (1.09× list 20, 1.05× creates; Node.js 24.21.0). A
+ * terminal whose output is paused (Ctrl-S) holds the server until it is resumed, as it holds
+ * any program that writes to it. EAGAIN (a terminal another program made non-blocking) is
+ * retried for a second, then counts as a failure.
  */
 function syncSink(events: SinkEvents): Sink {
   return {
-    write(batch) {
-      const bytes = Buffer.from(batch);
+    write(batch, bytes) {
       try {
-        const left = writeAllSync(bytes, performance.now() + EAGAIN_WAIT_MS);
+        const left = writeAllSync(Buffer.from(batch), performance.now() + EAGAIN_WAIT_MS);
         if (left > 0) return events.failed(Object.assign(new Error('EAGAIN'), { code: 'EAGAIN' }));
       } catch (error) {
         return events.failed(error);
       }
-      events.written(bytes.length);
+      events.written(bytes);
     },
     exiting: () => {},
     writeRestSync: () => 0,

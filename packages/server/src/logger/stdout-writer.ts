@@ -97,8 +97,9 @@ export function stdoutWriter(): DestinationStream {
       notice(stdoutNotices.caughtUp(dropped));
       dropped = -1;
     }
-    backlog += Buffer.byteLength(batch);
-    sink.write(batch);
+    const bytes = Buffer.byteLength(batch);
+    backlog += bytes;
+    sink.write(batch, bytes);
     if (backlog >= LOG_BACKLOG_BYTES) {
       dropped = 0;
       notice(stdoutNotices.behind());
