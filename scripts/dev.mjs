@@ -60,7 +60,7 @@ function projectAt(root) {
 
 /**
  * Derives everything once, starts the server and watches. Resolves once watching; stops
- * (server included) on SIGINT, SIGTERM or SIGHUP (its terminal has closed).
+ * (server included) on SIGINT, SIGTERM or SIGHUP (its terminal has closed), from the start.
  *
  * @param {ReturnType<typeof projectAt>} project
  */
@@ -68,9 +68,26 @@ async function startDevLoop(project) {
   const { root } = project;
   /** @type {import('node:child_process').ChildProcess | undefined} */
   let server;
+  /** @type {import('node:child_process').ChildProcess | undefined} */
+  let checking;
   // Should this loop end some other way (an error, during the first build too), its server, in
   // a process group of its own, would otherwise be left running.
   process.once('exit', () => server?.kill('SIGTERM'));
+  /** @type {ReturnType<typeof watchFolders> | undefined} */
+  let watcher;
+  let stopping = false;
+  // From the start: while the handlers waited for watching to begin, a signal meanwhile (the
+  // first build takes seconds) ended the loop by Node's default, with no exit event, so a server
+  // already started, in its own group, was left running. SIGHUP too: the terminal has closed.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.once(signal, async () => {
+      stopping = true;
+      await watcher?.close();
+      await stopChild(checking);
+      await stopServer();
+      process.exit(0);
+    });
+  }
 
   /** Stops the running server (SIGTERM: it finishes in-flight requests) and waits for it. */
   async function stopServer() {
@@ -81,6 +98,7 @@ async function startDevLoop(project) {
 
   async function restartServer() {
     await stopServer();
+    if (stopping) return;
     server = spawn(process.execPath, ['--import', 'tsx', project.serverMain], {
       cwd: root,
       stdio: 'inherit',
@@ -97,9 +115,6 @@ async function startDevLoop(project) {
     say(`starting the server (pid ${server.pid})`);
   }
 
-  /** @type {import('node:child_process').ChildProcess | undefined} */
-  let checking;
-
   /**
    * Starts `tsc --build`, which prints type errors (e.g. a handler that no longer matches the
    * new types). It runs beside the loop: the next change need not wait for it, and a check
@@ -107,6 +122,7 @@ async function startDevLoop(project) {
    */
   async function typecheck() {
     await stopChild(checking);
+    if (stopping) return;
     const child = spawn(process.execPath, [tsc, '--build', '--pretty'], {
       cwd: root,
       stdio: 'inherit',
@@ -165,24 +181,13 @@ async function startDevLoop(project) {
   }
 
   const inDescription = (file) => file.startsWith(project.descriptionDir + path.sep);
-  const watcher = watchFolders([project.descriptionDir, ...project.codeDirs], (files) => {
+  watcher = watchFolders([project.descriptionDir, ...project.codeDirs], (files) => {
     say(`changed: ${files.map((f) => path.relative(root, f)).join(', ')}`);
     if (files.some(inDescription)) schedule('description');
     if (!files.every(inDescription)) schedule('code');
   });
   await watcher.ready;
   say('watching openapi/, packages/server/src/, packages/client/src/ (Ctrl-C to stop)');
-
-  // SIGHUP as well: when the terminal closes, Node's default would end this process at once,
-  // without waiting for the server it started.
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-    process.once(signal, async () => {
-      await watcher.close();
-      await stopChild(checking);
-      await stopServer();
-      process.exit(0);
-    });
-  }
 }
 
 /** The command line: `npm run dev` runs this; it keeps running until Ctrl-C. */

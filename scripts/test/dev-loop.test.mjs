@@ -71,16 +71,18 @@ async function replaceByRename(text) {
   await rename(temporary, file('openapi/openapi.yaml'));
 }
 
-beforeAll(async () => {
-  scratch = await mkdtemp(path.join(os.tmpdir(), 'petstore-dev-loop-'));
-  project = await copyProject(path.join(scratch, 'project'));
+/**
+ * Starts the dev loop on the copy, its server on a new free port and SQLite file; what it
+ * prints is added to `output`.
+ */
+async function startDev(name) {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   const env = {
     ...process.env,
     PORT: String(port),
     HOST: '127.0.0.1',
-    DATABASE_URL: `file:${path.join(scratch, 'dev.db')}`,
+    DATABASE_URL: `file:${path.join(scratch, `${name}.db`)}`,
     LOG_LEVEL: 'info',
     NO_COLOR: '1', // pino-pretty's lines without colour codes, whatever the terminal
   };
@@ -92,8 +94,18 @@ beforeAll(async () => {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // its own process group: afterAll can stop the server with it
   });
+  groups.push(-dev.pid);
   dev.stdout?.on('data', (chunk) => (output += chunk));
   dev.stderr?.on('data', (chunk) => (output += chunk));
+}
+
+/** The process groups of the dev loops started, for afterAll. */
+const groups = [];
+
+beforeAll(async () => {
+  scratch = await mkdtemp(path.join(os.tmpdir(), 'petstore-dev-loop-'));
+  project = await copyProject(path.join(scratch, 'project'));
+  await startDev('dev');
   await printed(/watching openapi\//, 0);
   await served('List animals');
 }, 120_000);
@@ -102,8 +114,7 @@ afterAll(async () => {
   // The dev loop's process group and each server it started (in groups of their own), even
   // when the loop itself has exited: one that ended without stopping its server left it running.
   const servers = [...output.matchAll(/starting the server \(pid (\d+)\)/g)].map(([, pid]) => -pid);
-  for (const group of [dev?.pid === undefined ? undefined : -dev.pid, ...servers]) {
-    if (group === undefined) continue;
+  for (const group of [...groups, ...servers]) {
     try {
       process.kill(group, 'SIGKILL');
     } catch (error) {
@@ -180,5 +191,22 @@ describe('npm run dev', () => {
     expect(stopping).toMatch(/signal: "SIGTERM"/);
     expect(stopping).not.toMatch(/signal: "SIGHUP"|second signal/);
     expect(stopping).toMatch(/stopped/);
+  }, 60_000);
+
+  // The handler is installed first thing. Installed once watching had begun, as before, a
+  // signal during the first build (seconds long) ended the loop by Node's default: no exit
+  // event, so a server started meanwhile was left running in its own group.
+  it('stops and exits 0 on a signal during its first build', async () => {
+    const from = output.length;
+    await startDev('first-build');
+    const exited = new Promise((resolve) =>
+      dev.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    await printed(/deriving every artefact/, from);
+    dev.kill('SIGTERM'); // the loop alone, as a service manager or `kill` would
+    expect(await exited).toEqual({ code: 0, signal: null });
+    const started = [...output.slice(from).matchAll(/starting the server \(pid (\d+)\)/g)];
+    for (const [, pid] of started) expect(() => process.kill(Number(pid), 0)).toThrow();
+    expect(output.slice(from)).not.toMatch(/watching openapi\//);
   }, 60_000);
 });
