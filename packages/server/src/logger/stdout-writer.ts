@@ -44,10 +44,11 @@ const stdoutNotices = {
  *
  * When the reader falls behind:
  * - **Slow**: a pipe's writes wait for the reader to make room, as long as it takes.
- * - **Stalled** (a pipe whose reader has stopped reading): once {@link LOG_BACKLOG_BYTES} wait
- *   for it, batches are dropped until it has taken all that waited, with a line on stderr when
- *   dropping starts and one with the count when it ends. Without the bound, every line waited
- *   in memory for as long as the reader stalled.
+ * - **Stalled** (a pipe whose reader has stopped reading): a batch that would take what waits
+ *   for it past {@link LOG_BACKLOG_BYTES} is dropped, and so is every batch after it until the
+ *   reader has taken all that waited, with a line on stderr when dropping starts and one with
+ *   the count when it ends. Without the bound, every line waited in memory for as long as the
+ *   reader stalled.
  * - **At exit**: what is left is written, waiting at most {@link EXIT_WAIT_MS} for a reader that
  *   does not take it; what is still left then is dropped, said on stderr, and the process exits.
  * - **Gone or failing** (EPIPE: nobody reads it any more; or any other error): lines are
@@ -98,12 +99,14 @@ export function stdoutWriter(): DestinationStream {
       dropped = -1;
     }
     const bytes = Buffer.byteLength(batch);
+    if (backlog + bytes > LOG_BACKLOG_BYTES) {
+      // The batch that would take the backlog past its bound is the first one dropped.
+      dropped = count;
+      notice(stdoutNotices.behind());
+      return;
+    }
     backlog += bytes;
     sink.write(batch, bytes);
-    if (backlog >= LOG_BACKLOG_BYTES) {
-      dropped = 0;
-      notice(stdoutNotices.behind());
-    }
   };
 
   process.once('exit', () => {
