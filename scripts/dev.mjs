@@ -76,15 +76,22 @@ async function startDevLoop(project) {
   /** @type {ReturnType<typeof watchFolders> | undefined} */
   let watcher;
   let stopping = false;
+  /** @type {Set<Promise<void>>} Servers being stopped, each until it has exited. */
+  const serverStops = new Set();
   // From the start: while the handlers waited for watching to begin, a signal meanwhile (the
   // first build takes seconds) ended the loop by Node's default, with no exit event, so a server
   // already started, in its own group, was left running. SIGHUP too: the terminal has closed.
+  // Handled once: a second signal while stopping (Ctrl-C pressed again) changes nothing, where
+  // Node's default would end the loop before its server has stopped.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-    process.once(signal, async () => {
+    process.on(signal, async () => {
+      if (stopping) return;
       stopping = true;
       await watcher?.close();
       await stopChild(checking);
-      await stopServer();
+      // The running server and any a restart is still stopping (that server is no longer
+      // `server`): without waiting for the latter, the loop exited while it still ran.
+      await Promise.all([stopServer(), ...serverStops]);
       process.exit(0);
     });
   }
@@ -93,7 +100,10 @@ async function startDevLoop(project) {
   async function stopServer() {
     const child = server;
     server = undefined;
-    await stopChild(child);
+    const stop = stopChild(child);
+    serverStops.add(stop);
+    await stop;
+    serverStops.delete(stop);
   }
 
   async function restartServer() {

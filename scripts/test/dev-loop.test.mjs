@@ -4,11 +4,13 @@
 // rename, as git checkout, git stash, sed -i and editors' safe-write do) and each change must
 // be served at /openapi.json and present in the generated types. Nothing in the repository
 // is modified.
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { appendFile, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { root } from '../generate.mjs';
 import { copyProject } from './project-copy.mjs';
@@ -75,14 +77,15 @@ async function replaceByRename(text) {
  * Starts the dev loop on the copy, its server on a new free port and SQLite file; what it
  * prints is added to `output`.
  */
-async function startDev(name) {
+async function startDev(name, extraEnv = {}) {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   const env = {
     ...process.env,
+    ...extraEnv,
     PORT: String(port),
     HOST: '127.0.0.1',
-    DATABASE_URL: `file:${path.join(scratch, `${name}.db`)}`,
+    DATABASE_URL: storeFor(name),
     LOG_LEVEL: 'info',
     NO_COLOR: '1', // pino-pretty's lines without colour codes, whatever the terminal
   };
@@ -98,6 +101,9 @@ async function startDev(name) {
   dev.stdout?.on('data', (chunk) => (output += chunk));
   dev.stderr?.on('data', (chunk) => (output += chunk));
 }
+
+/** The SQLite store of the dev loop `name`. */
+const storeFor = (name) => `file:${path.join(scratch, `${name}.db`)}`;
 
 /** The process groups of the dev loops started, for afterAll. */
 const groups = [];
@@ -208,5 +214,51 @@ describe('npm run dev', () => {
     const started = [...output.slice(from).matchAll(/starting the server \(pid (\d+)\)/g)];
     for (const [, pid] of started) expect(() => process.kill(Number(pid), 0)).toThrow();
     expect(output.slice(from)).not.toMatch(/watching openapi\//);
+  }, 60_000);
+
+  // A restart stops the old server before it starts the new one. Before, a signal during that
+  // stop found no running server and the loop exited at once, the old server still stopping
+  // (or, had it not stopped, running with nobody to kill it after 5 s). Here the old server's
+  // stop takes two seconds: a create is in flight whose body never comes, which it cuts after
+  // SHUTDOWN_TIMEOUT_SECONDS (2, the least allowed).
+  it('waits, on a signal during a restart, for the server the restart is stopping', async () => {
+    const from = output.length;
+    const keys = path.join(root, 'packages/server/src/cli/keys.ts');
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', keys, 'create', '--plan', 'free', '--name', 'dev-loop'],
+      { cwd: root, env: { ...process.env, DATABASE_URL: storeFor('restart') } },
+    );
+    const key = stdout.trim().split('\n').at(-1);
+    await startDev('restart', { SHUTDOWN_TIMEOUT_SECONDS: '2' });
+    await printed(/watching openapi\//, from);
+    const [, first] = /starting the server \(pid (\d+)\)/.exec(output.slice(from)) ?? [];
+    await vi.waitFor(async () => expect((await fetch(`${base}/healthz`)).ok).toBe(true), deadline);
+    const stuck = httpRequest(`${base}/v1/pets`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${key}`,
+        'Content-Type': 'application/json',
+        'Content-Length': '100',
+        Expect: '100-continue',
+      },
+    });
+    stuck.on('error', () => {}); // cut by the old server's stop
+    stuck.flushHeaders();
+    await new Promise((resolve) => stuck.once('continue', resolve));
+    const exited = new Promise((resolve) =>
+      dev.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    const changed = output.length;
+    await appendFile(file('packages/server/src/routes/public.ts'), '\n');
+    await printed(/changed: packages\/server\/src\/routes\/public\.ts/, changed);
+    dev.kill('SIGTERM');
+    expect(await exited).toEqual({ code: 0, signal: null });
+    // Gone once the loop has exited: the first server, and any the restart started.
+    const started = [...output.slice(changed).matchAll(/starting the server \(pid (\d+)\)/g)];
+    for (const pid of [first, ...started.map(([, later]) => later)]) {
+      expect(() => process.kill(Number(pid), 0)).toThrow();
+    }
+    expect(output.slice(changed)).toMatch(/shutdown timeout/);
   }, 60_000);
 });
