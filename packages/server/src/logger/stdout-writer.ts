@@ -11,7 +11,10 @@ import { stdoutSink } from './stdout-sinks.js';
 const LOG_BATCH_MS = 20;
 /** A batch this large is written at once. */
 const LOG_BATCH_CHARACTERS = 8 * 1024;
-/** Bytes handed to standard output and not yet taken by its reader, at most; past it, lines are dropped. */
+/**
+ * Bytes handed to standard output and not yet taken by its reader, at most (a batch larger by
+ * itself goes out when nothing waits); past it, lines are dropped.
+ */
 const LOG_BACKLOG_BYTES = 16 * 1024 * 1024;
 /** At exit, the lines left wait this long at most for a reader that does not take them. */
 const EXIT_WAIT_MS = 1000;
@@ -67,7 +70,7 @@ export function stdoutWriter(): DestinationStream {
   let failed = false;
   /** Bytes handed to the sink and not yet written. */
   let backlog = 0;
-  /** Lines dropped since the backlog reached its bound, or -1 while it has not. */
+  /** Lines dropped since a batch did not fit under the backlog's bound, or -1 while none has. */
   let dropped = -1;
 
   const fail = (error: unknown) => {
@@ -99,8 +102,9 @@ export function stdoutWriter(): DestinationStream {
       dropped = -1;
     }
     const bytes = Buffer.byteLength(batch);
-    if (backlog + bytes > LOG_BACKLOG_BYTES) {
-      // The batch that would take the backlog past its bound is the first one dropped.
+    if (backlog > 0 && backlog + bytes > LOG_BACKLOG_BYTES) {
+      // The batch that would take the backlog past its bound is the first one dropped. A batch
+      // over the bound by itself (a huge line) still goes out when nothing waits.
       dropped = count;
       notice(stdoutNotices.behind());
       return;

@@ -127,6 +127,17 @@ function logInChild(
   return { messages, output, stderr: () => err, closed, startReading };
 }
 
+/**
+ * Starts reading the child's stdout once it has said `exiting` on stderr, just before its
+ * `process.exit`: so the exit always meets a full pipe and a write under way, however slowly
+ * the child ran (a reader started after a fixed delay could come before its exit on a loaded
+ * machine). The exit then waits up to a second for the reader.
+ */
+async function readOnceExiting(child: { stderr: () => string; startReading: () => void }) {
+  await expect.poll(() => child.stderr().includes('exiting\n'), { timeout: 10_000 }).toBe(true);
+  child.startReading();
+}
+
 /** What `closed` resolves to, or a note that the process is still running `ms` later. */
 const exitWithin = (closed: Promise<number | null>, ms: number) =>
   Promise.race([
@@ -238,6 +249,14 @@ describe('the stdout logger', () => {
     expect(burst.length + dropped).toBe(192 * 1024 + firstTick - 1);
   }, 60_000);
 
+  it('writes a line larger than the 16 MiB bound whole when nothing waits for the reader', async () => {
+    const { messages, stderr } = logInChild(
+      `createLogger('info').info('y'.repeat(17 * 1024 * 1024));`,
+    );
+    await expect.poll(() => messages()[0]?.length, { timeout: 10_000 }).toBe(17 * 1024 * 1024);
+    expect(stderr()).toBe('');
+  }, 20_000);
+
   it('delivers every line to a reader slower than the lines come, waiting for it to make room', async () => {
     // 8.4 MiB at once (under the 16 MiB bound) into a pipe read once per millisecond at most:
     // about 130 reads. Every write the full pipe refuses waits for the reader to make room; a
@@ -262,18 +281,21 @@ describe('the stdout logger', () => {
     // Other code wrote 70,000 bytes to process.stdout first (console.log, a banner): most of
     // it is in the pipe, the rest in the stream, with the logger's batch waiting behind it.
     // libuv's count of bytes not yet written is then the other write's, not the batch's.
-    const { output, stderr, closed } = logInChild(
+    const child = logInChild(
       `
       process.stdout.write('x'.repeat(70_000) + '\\n');
       const logger = createLogger('info');
       for (let i = 0; i < 100; i += 1) logger.info('line ' + i);
       setTimeout(() => {
         for (let i = 100; i < 200; i += 1) logger.info('line ' + i);
+        process.stderr.write('exiting\\n');
         process.exit(0);
       }, 50);
       `,
-      { unreadForMs: 300 },
+      { unreadForMs: Infinity },
     );
+    const { output, stderr, closed } = child;
+    await readOnceExiting(child);
     expect(await exitWithin(closed, 10_000)).toBe(0);
     await expect
       .poll(() => output().endsWith('"msg":"line 199"}\n'), { timeout: 4_000 })
@@ -349,16 +371,19 @@ describe('the stdout logger', () => {
     for (let i = 0; i < 1024; i += 1) logger.info('line ' + i + ' ' + 'x'.repeat(1000));
     setTimeout(() => {
       logger.info('last');
+      process.stderr.write('exiting\\n');
       process.exit(0);
     }, 50);
   `;
 
   it('writes at exit, in order and whole, the lines its reader has not taken yet', async () => {
-    // 1 MiB of lines into a pipe nobody reads for 300 ms: 50 ms later one write of most of it is
-    // under way, the pipe (64 KiB) holding its start; then a last line, and the process exits.
+    // 1 MiB of lines into a pipe nobody reads until the exit: 50 ms later one write of most of it
+    // is under way, the pipe (64 KiB) holding its start; then a last line, and the process exits.
     // At exit the rest of that write, then the last line, go out once the reader takes them:
     // every line, in order, none torn.
-    const { messages, closed } = logInChild(burstThenExit, { unreadForMs: 300 });
+    const child = logInChild(burstThenExit, { unreadForMs: Infinity });
+    await readOnceExiting(child);
+    const { messages, closed } = child;
     expect(await exitWithin(closed, 10_000)).toBe(0);
     const expected = [
       ...Array.from({ length: 1024 }, (_, i) => `line ${i} ${'x'.repeat(1000)}`),
@@ -370,11 +395,13 @@ describe('the stdout logger', () => {
   it('counts the write under way as dropped at exit, never writes it twice, when libuv does not say how much of it is left', async () => {
     // As the test above, with the stream's handle hiding writeQueueSize (undocumented; a later
     // Node may not have it): how much of the write under way went out is then unknown.
-    const { output, stderr, closed } = logInChild(
+    const child = logInChild(
       `Object.defineProperty(process.stdout._handle, 'writeQueueSize', { get: () => undefined });
       ${burstThenExit}`,
-      { unreadForMs: 300 },
+      { unreadForMs: Infinity },
     );
+    await readOnceExiting(child);
+    const { output, stderr, closed } = child;
     expect(await exitWithin(closed, 10_000)).toBe(0);
     await expect.poll(() => output().endsWith('"msg":"last"}\n'), { timeout: 4_000 }).toBe(true);
     // What went out of the write under way (the pipe's 64 KiB), its last line torn and ended by
