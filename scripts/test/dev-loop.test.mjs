@@ -233,6 +233,7 @@ describe('npm run dev', () => {
     await startDev('restart', { SHUTDOWN_TIMEOUT_SECONDS: '2' });
     await printed(/watching openapi\//, from);
     const [, first] = /starting the server \(pid (\d+)\)/.exec(output.slice(from)) ?? [];
+    expect(first).toBeDefined();
     await vi.waitFor(async () => expect((await fetch(`${base}/healthz`)).ok).toBe(true), deadline);
     const stuck = httpRequest(`${base}/v1/pets`, {
       method: 'POST',
