@@ -17,6 +17,7 @@ import { changelogOfBundle } from './api-breaking/changelog-file.mjs';
 import { isMain, parseCommandLine, runMain } from './cli.mjs';
 import { defaultOut, root } from './generate.mjs';
 import { redocly } from './redocly.mjs';
+import { intoPlace } from './write-into-place.mjs';
 
 export const defaultDocsFile = path.join(root, 'packages/types/docs/index.html');
 /** The bundle the reference is rendered from (written by `npm run generate`). */
@@ -42,24 +43,25 @@ export async function buildDocs(file = defaultDocsFile, { bundleFile = defaultBu
   try {
     const withChanges = path.join(scratch, 'openapi.yaml');
     await writeFile(withChanges, await withChangesPage(bundleFile));
-    const { code, output } = await redocly(
-      [
-        'build-docs',
-        withChanges,
-        '--inlineBundle',
-        '--title',
-        'Pet Store API reference',
-        '-o',
-        file,
-      ],
-      { quiet: true },
-    );
-    if (code !== 0) throw new Error(`redocly build-docs failed:\n${output}`);
+    return await intoPlace(file, async (to) => {
+      const { code, output } = await redocly(
+        [
+          'build-docs',
+          withChanges,
+          '--inlineBundle',
+          '--title',
+          'Pet Store API reference',
+          '-o',
+          to,
+        ],
+        { quiet: true },
+      );
+      if (code !== 0) throw new Error(`redocly build-docs failed:\n${output}`);
+      await writeFile(to, offline(await readFile(to, 'utf8')));
+    });
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
-  await writeFile(file, offline(await readFile(file, 'utf8')));
-  return file;
 }
 
 /** The bundle's text with a last tag, Changes, whose page is the changelog. */

@@ -12,6 +12,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { changelogFile, writeChangelog } from './api-breaking/changelog-file.mjs';
 import { isMain, parseCommandLine, runMain, UsageError } from './cli.mjs';
 import { redocly } from './redocly.mjs';
+import { intoPlace, writeIntoPlace } from './write-into-place.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The description everything is derived from. */
@@ -57,17 +58,17 @@ export async function lint(source = defaultSource) {
 export async function bundle(out = defaultOut, { source = defaultSource } = {}) {
   await mkdir(path.join(out, 'openapi'), { recursive: true });
   for (const ext of ['yaml', 'json']) {
-    const target = path.join(out, 'openapi', `openapi.${ext}`);
-    const { code, output } = await redocly(
-      ['bundle', source, '--config', redoclyConfig, '--ext', ext, '-o', target],
-      { quiet: true },
-    );
-    if (code !== 0) throw new Error(`redocly bundle failed:\n${output.trim()}`);
+    await intoPlace(path.join(out, 'openapi', `openapi.${ext}`), async (to) => {
+      const { code, output } = await redocly(
+        ['bundle', source, '--config', redoclyConfig, '--ext', ext, '-o', to],
+        { quiet: true },
+      );
+      if (code !== 0) throw new Error(`redocly bundle failed:\n${output.trim()}`);
+      // Redocly writes JSON without a final newline; keep files POSIX-clean and stable.
+      const text = await readFile(to, 'utf8');
+      if (!text.endsWith('\n')) await writeFile(to, `${text}\n`);
+    });
   }
-  // Redocly writes JSON without a final newline; keep files POSIX-clean and stable.
-  const json = path.join(out, 'openapi', 'openapi.json');
-  const text = await readFile(json, 'utf8');
-  if (!text.endsWith('\n')) await writeFile(json, `${text}\n`);
 }
 
 /** Generates <out>/src/schema.ts from the bundled JSON description in <out>. */
@@ -81,7 +82,7 @@ export async function types(out = defaultOut) {
     propertiesRequiredByDefault: false,
   });
   await mkdir(path.join(out, 'src'), { recursive: true });
-  await writeFile(path.join(out, 'src', 'schema.ts'), header + astToString(ast));
+  await writeIntoPlace(path.join(out, 'src', 'schema.ts'), header + astToString(ast));
 }
 
 /** The command line: `npm run bundle` and `npm run generate` run this. */

@@ -1,8 +1,9 @@
 // openapi/CHANGELOG.md: the changes from the newest baseline to the working description,
 // written by `npm run generate` and checked by `npm run check:generated`.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeIntoPlace } from '../write-into-place.mjs';
 import { latestBaseline, readDescription } from './baseline.mjs';
 import { buildChangelog, renderChangelog } from './changelog.mjs';
 import { findBreakingChanges } from './compare.mjs';
@@ -41,7 +42,7 @@ export async function changelogOfBundle(bundleFile, { heading = 1, now, source =
 
 /** Writes openapi/CHANGELOG.md (or `file`) from a bundle of the working description. */
 export async function writeChangelog(bundleFile, file = changelogFile) {
-  await writeFile(file, await changelogOfBundle(bundleFile));
+  await writeIntoPlace(file, await changelogOfBundle(bundleFile));
   return file;
 }
 

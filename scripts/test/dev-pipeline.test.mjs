@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -59,6 +59,12 @@ describe('the dev pipeline', () => {
       expect(await readFile(path.join(out, file), 'utf8'), file).toBe(
         await readFile(path.join(defaultOut, file), 'utf8'),
       );
+    }
+    // Each file was written under a temporary name and renamed into place (write-into-place.mjs):
+    // none of those names is left behind.
+    for (const folder of [out, byScripts]) {
+      const files = await readdir(folder, { recursive: true });
+      expect(files.filter((file) => path.basename(file).startsWith('.tmp-'))).toEqual([]);
     }
   });
 

@@ -1,0 +1,47 @@
+// Writes a generated file whole or not at all. The file is first written beside its target
+// under a temporary name (`.tmp-<pid>-<random>-<name>`, ignored by git), then renamed onto it:
+// a rename within one folder replaces the target at once, so a build stopped part way
+// (Ctrl-C in `npm run dev`, a killed `npm run generate`) leaves the previous file as it was,
+// never a torn one that a later `git add` could commit or the server could load.
+import { randomBytes } from 'node:crypto';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/** The prefix of a temporary file; `.gitignore` ignores `.tmp-*`. */
+export const temporaryPrefix = '.tmp-';
+
+/**
+ * Has `produce` write the file at the temporary path it is given (the target's name kept at its
+ * end, so a tool that picks its format by extension still does), then renames it onto `target`.
+ * When `produce` throws, the temporary file is removed and `target` is untouched. A process
+ * killed in between can leave the temporary file behind, never a torn `target`.
+ *
+ * @param {string} target
+ * @param {(temporaryPath: string) => Promise<unknown>} produce
+ * @returns {Promise<string>} `target`
+ * @example
+ * await intoPlace('out/openapi.yaml', (to) => run('redocly', ['bundle', '-o', to]));
+ */
+export async function intoPlace(target, produce) {
+  const name = `${temporaryPrefix}${process.pid}-${randomBytes(4).toString('hex')}-${path.basename(target)}`;
+  const temporary = path.join(path.dirname(target), name);
+  try {
+    await produce(temporary);
+    await rename(temporary, target);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  return target;
+}
+
+/**
+ * `writeFile(target, data)` through `intoPlace`: the target holds the old contents or the
+ * new, never a part.
+ *
+ * @param {string} target
+ * @param {string | Uint8Array} data
+ */
+export function writeIntoPlace(target, data) {
+  return intoPlace(target, (temporary) => writeFile(temporary, data));
+}
