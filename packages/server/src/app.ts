@@ -21,6 +21,7 @@ import {
   sendJson,
   translateBodyParserError,
   translateExpressError,
+  writeGatheredHeadersOn,
 } from './http/index.js';
 import { anonymousQuota } from './keys/index.js';
 import type { Logger } from './logger/index.js';
@@ -96,6 +97,8 @@ export function createApp({
 }: AppDeps): PetstoreApp {
   const description = loadDescription();
   const app = express();
+  // The headers the middleware gathers reach every answer, however its head is written.
+  writeGatheredHeadersOn(app.response);
   app.disable('x-powered-by');
   // No automatic ETags: the routes set the contract's own (a page's covers its Link header too).
   app.set('etag', false);

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { gatherHeaders } from './response-headers.js';
 
 /** `getPet` is deprecated since this time (RFC 9745 §2.1: `@` + Unix seconds). */
 export const GET_PET_DEPRECATION = '@1795219200';
@@ -7,6 +8,12 @@ export const GET_PET_SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
 /** The replacement (`successor-version`) and the deprecation notice (`deprecation`, RFC 9745 §3). */
 export const GET_PET_DEPRECATION_LINK =
   '</v1/pets>; rel="successor-version", </docs#tag/Pets/operation/getPet>; rel="deprecation"; type="text/html"';
+
+const DEPRECATION_HEADERS: readonly string[] = [
+  ...['Deprecation', GET_PET_DEPRECATION],
+  ...['Sunset', GET_PET_SUNSET],
+  ...['Link', GET_PET_DEPRECATION_LINK],
+];
 
 /** The path of getPet: one segment below `/v1/pets`, whatever it holds (it is not decoded). */
 const GET_PET_PATH = /^\/v1\/pets\/[^/]+\/?$/i;
@@ -20,9 +27,7 @@ const GET_PET_PATH = /^\/v1\/pets\/[^/]+\/?$/i;
 export function getPetDeprecation(): RequestHandler {
   return (req, res, next) => {
     if ((req.method === 'GET' || req.method === 'HEAD') && GET_PET_PATH.test(req.path)) {
-      res.setHeader('Deprecation', GET_PET_DEPRECATION);
-      res.setHeader('Sunset', GET_PET_SUNSET);
-      res.setHeader('Link', GET_PET_DEPRECATION_LINK);
+      gatherHeaders(res, DEPRECATION_HEADERS);
     }
     next();
   };

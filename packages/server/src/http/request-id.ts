@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
+import { gatherHeader } from './response-headers.js';
 
 /** A caller's id is echoed only when it is a short token of safe characters (no header injection, no log spam). */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -13,7 +14,7 @@ export function requestId(): RequestHandler {
     const given = req.headers['x-request-id'];
     const id = typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
     res.locals.requestId = id;
-    res.setHeader('X-Request-Id', id);
+    gatherHeader(res, 'X-Request-Id', id);
     next();
   };
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
+import { gatherHeaders } from './response-headers.js';
 
 /**
  * The headers helmet would set, worked out once: helmet's middleware runs against a stand-in
@@ -31,18 +32,21 @@ function precomputed(options?: Readonly<HelmetOptions>): RequestHandler {
  * Referer leaves. helmet's other headers (cross-origin isolation, DNS prefetch, download and
  * XSS-auditor switches) govern HTML documents; `/docs` gets them, with its own CSP.
  */
-const JSON_SECURITY_HEADERS: readonly (readonly [string, string])[] = [
-  ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'"],
-  ['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'],
-  ['X-Content-Type-Options', 'nosniff'],
-  ['X-Frame-Options', 'DENY'],
-  ['Referrer-Policy', 'no-referrer'],
+const JSON_SECURITY_HEADERS: readonly string[] = [
+  ...['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'"],
+  ...['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'],
+  ...['X-Content-Type-Options', 'nosniff'],
+  ...['X-Frame-Options', 'DENY'],
+  ...['Referrer-Policy', 'no-referrer'],
 ];
 
-/** Sets {@link JSON_SECURITY_HEADERS} on every response (`/docs` then overrides them). */
+/**
+ * Gives every response {@link JSON_SECURITY_HEADERS} (gathered: `/docs` sets its own with
+ * `setHeader`, which win).
+ */
 export function securityHeaders(): RequestHandler {
   return (_req, res, next) => {
-    for (const [name, value] of JSON_SECURITY_HEADERS) res.setHeader(name, value);
+    gatherHeaders(res, JSON_SECURITY_HEADERS);
     next();
   };
 }

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Response } from 'express';
+import { writeHead } from './response-headers.js';
 
 /**
  * Answers that wait for the end of the current turn of the event loop, in the order they were
@@ -70,8 +71,9 @@ export function sendJson<T>(
     return;
   }
   const json = text ?? JSON.stringify(body);
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(json));
+  writeHead(res, status, [
+    ...['Content-Type', 'application/json; charset=utf-8'],
+    ...['Content-Length', String(Buffer.byteLength(json))],
+  ]);
   endAtTurnEnd(res, json);
 }

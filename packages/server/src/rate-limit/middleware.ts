@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { ApiError } from '../errors/index.js';
+import { gatherHeader } from '../http/index.js';
 import { isPending } from './counters.js';
 import type { LimitDecision, RateLimiter } from './limiter.js';
 
@@ -40,8 +41,7 @@ export function rateLimit({ limiter, onDecision }: RateLimitOptions): RequestHan
     const { subject, quota } = res.locals.caller;
     const apply = (decision: LimitDecision): void => {
       const headers = rateLimitHeaders(decision);
-      // setHeader, not Express's res.set: these values are strings and none is Content-Type.
-      for (const name in headers) res.setHeader(name, headers[name] as string);
+      for (const name in headers) gatherHeader(res, name, headers[name] as string);
       onDecision?.(
         decision.allowed ? 'allowed' : decision.code === 'key_banned' ? 'banned' : 'limited',
       );

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { endAtTurnEnd } from '../http/index.js';
+import { endAtTurnEnd, gatherHeader, writeHead } from '../http/index.js';
 
 /**
  * The strong ETag (RFC 9110 §8.8.3) of a JSON representation: the first 16 hex digits of the
@@ -33,9 +33,9 @@ export function ifNoneMatchMatches(header: string | undefined, etag: string): bo
  * freshness check treats it as "never fresh", so it is not used.
  */
 export function answerIfNotModified(req: Request, res: Response, etag: string): boolean {
-  res.setHeader('ETag', etag);
+  gatherHeader(res, 'ETag', etag);
   if (!ifNoneMatchMatches(req.headers['if-none-match'], etag)) return false;
-  res.statusCode = 304;
+  writeHead(res, 304, []);
   endAtTurnEnd(res);
   return true;
 }

@@ -1,7 +1,7 @@
 import type { NewPet, Pet, PetStatus, RequestBody } from '@petstore/types';
 import type { Request, Response } from 'express';
 import { ApiError } from '../errors/index.js';
-import { sendJson as sendJsonAnswer } from '../http/index.js';
+import { gatherHeader, sendJson as sendJsonAnswer } from '../http/index.js';
 import type { Clock } from '../clock.js';
 import { fingerprintOf, idempotencyKeyOf, InFlightKeys } from '../idempotency/index.js';
 import type { Logger } from '../logger/index.js';
@@ -186,7 +186,7 @@ export function petOperations({
       page = await readPage(limit, status, afterId);
       pages.set(key, revision, page);
     }
-    if (page.link !== undefined) res.setHeader('Link', page.link);
+    if (page.link !== undefined) gatherHeader(res, 'Link', page.link);
     if (answerIfNotModified(req, res, page.etag)) return;
     sendJson(res, 200, page.body, page.text);
   }
@@ -217,7 +217,7 @@ export function petOperations({
           sendJson(res, 201, outcome.pet);
           return;
         case 'replayed':
-          res.setHeader('Idempotent-Replayed', 'true');
+          gatherHeader(res, 'Idempotent-Replayed', 'true');
           sendJson(res, 201, outcome.pet);
           return;
         case 'reused':
