@@ -13,12 +13,7 @@ export { BODY_LIMIT_BYTES, jsonBody, translateBodyParserError } from './json-bod
 export { notFound } from './not-found.js';
 export { parseQueryOnce } from './query-once.js';
 export { requestId } from './request-id.js';
-export {
-  gatherHeader,
-  gatherHeaders,
-  writeGatheredHeadersOn,
-  writeHead,
-} from './response-headers.js';
+export { gatherHeader, gatherHeaders, writeGatheredHeadersOn } from './response-headers.js';
 export { endAtTurnEnd, sendJson, type SendJsonOptions } from './send-json.js';
 export { requestLog, type RequestLogOptions } from './request-log.js';
 export { observeResponses, type ResponseObserver } from './response-observers.js';

@@ -4,18 +4,21 @@ import { writeHead } from './response-headers.js';
 
 /**
  * Answers that wait for the end of the current turn of the event loop, in the order they were
- * ended: [response, body, response, body, …].
+ * ended: [response, body, status, own headers, …], status 0 where the head is written some
+ * other way.
  */
-let waiting: (ServerResponse | string | undefined)[] = [];
+let waiting: (ServerResponse | string | number | readonly string[] | undefined)[] = [];
 
 function endWaiting(): void {
   const answers = waiting;
   waiting = [];
-  for (let i = 0; i < answers.length; i += 2) {
+  for (let i = 0; i < answers.length; i += 4) {
     const res = answers[i] as ServerResponse;
     // Ended twice within the turn (a bug elsewhere): the first answer stands.
     if (res.writableEnded) continue;
     try {
+      const status = answers[i + 2] as number;
+      if (status !== 0) writeHead(res, status, answers[i + 3] as readonly string[]);
       res.end(answers[i + 1] as string | undefined);
     } catch (error) {
       // One answer that cannot be written must not keep the others of the turn unsent.
@@ -34,10 +37,21 @@ function endWaiting(): void {
  * *Changes that mattered*). At low load a turn holds one request, and its answer leaves at the
  * end of that same turn. An answer ended in a later turn (a create, after its commit) leaves
  * at the end of that one.
+ *
+ * With `status`, the head (`status`, the gathered headers, then `headers`) is written then too
+ * (response-headers.ts), not now: until the turn ends, a header may still be set, such as the
+ * `Connection: close` of a graceful stop that begins in this turn.
  */
-export function endAtTurnEnd(res: ServerResponse, body?: string): void {
-  if (waiting.push(res, body) === 2) setImmediate(endWaiting);
+export function endAtTurnEnd(
+  res: ServerResponse,
+  body?: string,
+  status = 0,
+  headers: readonly string[] = noHeaders,
+): void {
+  if (waiting.push(res, body, status, headers) === 4) setImmediate(endWaiting);
 }
+
+const noHeaders: readonly string[] = [];
 
 export interface SendJsonOptions {
   /** The body already serialised (a cached page's text), else it is serialised here. */
@@ -71,9 +85,8 @@ export function sendJson<T>(
     return;
   }
   const json = text ?? JSON.stringify(body);
-  writeHead(res, status, [
+  endAtTurnEnd(res, json, status, [
     ...['Content-Type', 'application/json; charset=utf-8'],
     ...['Content-Length', String(Buffer.byteLength(json))],
   ]);
-  endAtTurnEnd(res, json);
 }

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { endAtTurnEnd, gatherHeader, writeHead } from '../http/index.js';
+import { endAtTurnEnd, gatherHeader } from '../http/index.js';
 
 /**
  * The strong ETag (RFC 9110 §8.8.3) of a JSON representation: the first 16 hex digits of the
@@ -35,7 +35,6 @@ export function ifNoneMatchMatches(header: string | undefined, etag: string): bo
 export function answerIfNotModified(req: Request, res: Response, etag: string): boolean {
   gatherHeader(res, 'ETag', etag);
   if (!ifNoneMatchMatches(req.headers['if-none-match'], etag)) return false;
-  writeHead(res, 304, []);
-  endAtTurnEnd(res);
+  endAtTurnEnd(res, undefined, 304);
   return true;
 }

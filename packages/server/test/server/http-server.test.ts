@@ -1,5 +1,9 @@
-import { connect, type Socket } from 'node:net';
+import { type AddressInfo, connect, type Socket } from 'node:net';
+import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/index.js';
+import { requestId, sendJson, writeGatheredHeadersOn } from '../../src/http/index.js';
+import { createHttpServer } from '../../src/server/http-server.js';
 import { startTestServer, type TestServer } from '../../src/testing/index.js';
 import { expectApiHeaders } from '../support/contract.js';
 
@@ -100,5 +104,35 @@ describe('transport limits', () => {
     client.socket.write(Buffer.from(raw, 'utf8'));
     await client.closed;
     expectTransportError(client.received(), 400);
+  });
+});
+
+describe('a graceful stop that begins in the turn an answer is sent', () => {
+  it('still gives that answer Connection: close: its head is written at the end of the turn', async () => {
+    // The route answers, and in the same turn the stop begins (a signal handled in the same
+    // poll phase as the request): the head must still be open to Connection: close.
+    const app = express();
+    writeGatheredHeadersOn(app.response);
+    app.use(requestId());
+    app.get('/answer', (_req, res) => {
+      sendJson(res, 200, { answered: true });
+      http.stopKeepingAlive();
+    });
+    const http = createHttpServer(app, loadConfig({}).http);
+    await new Promise<void>((resolve) => http.server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = http.server.address() as AddressInfo;
+      const client = await open(`http://127.0.0.1:${port}`);
+      client.socket.write('GET /answer HTTP/1.1\r\nHost: x\r\n\r\n');
+      await client.closed;
+      const [head = '', body = ''] = client.received().split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 200 /);
+      expect(head).toMatch(/\r\nConnection: close\r\n/);
+      expect(head).toMatch(/\r\nX-Request-Id: [0-9a-f-]{36}\r\n/);
+      expect(JSON.parse(body)).toEqual({ answered: true });
+    } finally {
+      http.server.closeAllConnections();
+      await new Promise((resolve) => http.server.close(resolve));
+    }
   });
 });
