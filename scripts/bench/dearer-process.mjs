@@ -1,7 +1,7 @@
 // A round whose process was dearer. Now and then a target's windows cost 1.6–2× its usual CPU
 // per request though the machine probes around them were fast: in one full run a naive
 // process did so in every scenario for its whole life while our windows beside it were
-// normal; in a hunt of 123 fresh processes (docs/benchmarks.md, *Stability*) none stayed
+// normal; in a hunt of 123 fresh processes (docs/benchmark-stability.md) none stayed
 // dear, but one 4 s window cost 1.9× between two fast probes, a slow phase of the core too
 // short for them. Either way it is not the code's cost. Each round runs fresh processes
 // (run.mjs); once a data set's rounds are done, a round in which some target's process cost

@@ -6,8 +6,11 @@
 import path from 'node:path';
 import { watch } from 'chokidar';
 
-/** Editor droppings: vim swap files and its 4913 probe, backups~, Emacs lock files. */
-const editorDropping = /^(\..*\.sw[a-p]|.*~|\.#.*|4913)$/;
+/**
+ * Editor droppings (vim swap files and its 4913 probe, backups~, Emacs lock files) and the
+ * temporary names generated files are written under before their rename (write-into-place.mjs).
+ */
+const editorDropping = /^(\..*\.sw[a-p]|.*~|\.#.*|4913|\.tmp-.*)$/;
 /** Folders of build output and dependencies, never watched. */
 const skippedFolders = new Set(['node_modules', 'dist']);
 

@@ -11,9 +11,10 @@ import { ServerResponse } from 'node:http';
  * from 11.4 % to 7.2 % of the main thread's profile of creates (docs/benchmarks.md, *Changes
  * that mattered*, for the A/B figures).
  *
- * A header set with `setHeader` (by Express, `cors`, the public files, the error handler) wins
- * over a gathered one of the same name, as the later of two `setHeader` calls did: those
- * responses take the ordinary path, where the gathered headers are set first. A name is
+ * A header set with `setHeader` (by Express's `res.json`, `cors`, the public files, an error's own
+ * headers such as `Allow` or `Retry-After`, a graceful stop's `Connection: close`) wins over a
+ * gathered one of the same name, as the later of two `setHeader` calls did: those responses take
+ * the ordinary path, where the gathered headers are set first. A name is
  * gathered at most once per response, and never one the answer sets itself: on the one-call
  * path nothing looks for repeats (test/http/gathered-headers.test.ts checks each kind of answer
  * for a header sent twice).

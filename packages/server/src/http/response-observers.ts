@@ -45,7 +45,7 @@ let subscribed = false;
  * which every young collection therefore kept and promoted: a full collection every 1–2 s,
  * more CPU per request and a p99 near 40 ms instead of 10, for the process's whole life. With
  * the listener prepended (the other literal) or V8's pretenuring off, no process fell into that
- * state (Node.js 24.21.0, V8 13.6: docs/benchmarks.md, *Stability*). The channel adds no
+ * state (Node.js 24.21.0, V8 13.6: docs/benchmark-stability.md). The channel adds no
  * listener and no closure per response.
  */
 export function observeResponses(...observers: ResponseObserver[]): RequestHandler {
