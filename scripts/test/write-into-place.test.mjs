@@ -1,11 +1,13 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { root } from '../generate.mjs';
+import { writeChangelog } from '../api-breaking/changelog-file.mjs';
+import { buildDocs } from '../build-docs.mjs';
+import { bundle, root, types } from '../generate.mjs';
 import { intoPlace, temporaryPrefix, writeIntoPlace } from '../write-into-place.mjs';
 
 let scratch = '';
@@ -83,5 +85,37 @@ describe('intoPlace', () => {
     const inRepo = path.join('packages/types/openapi', left[0]);
     const { stdout } = await promisify(execFile)('git', ['check-ignore', inRepo], { cwd: root });
     expect(stdout.trim()).toBe(inRepo);
+  });
+});
+
+describe('the generators', () => {
+  // A rename puts a new file in place and leaves the old one's other name (a hard link) as it
+  // was; a direct write would change what both names show.
+  it('write the bundle, the types, the docs and the changelog through a rename', async () => {
+    const out = await mkdtemp(path.join(scratch, 'generators-'));
+    await mkdir(path.join(out, 'openapi'));
+    await mkdir(path.join(out, 'src'));
+    await mkdir(path.join(out, 'docs'));
+    const targets = [
+      'openapi/openapi.yaml',
+      'openapi/openapi.json',
+      'src/schema.ts',
+      'docs/index.html',
+      'CHANGELOG.md',
+    ].map((file) => path.join(out, file));
+    for (const target of targets) {
+      await writeFile(target, 'old\n');
+      await link(target, `${target}.other-name`);
+    }
+    await bundle(out);
+    await types(out);
+    await buildDocs(path.join(out, 'docs/index.html'), {
+      bundleFile: path.join(out, 'openapi/openapi.yaml'),
+    });
+    await writeChangelog(path.join(out, 'openapi/openapi.json'), path.join(out, 'CHANGELOG.md'));
+    for (const target of targets) {
+      expect(await readFile(target, 'utf8'), target).not.toBe('old\n');
+      expect(await readFile(`${target}.other-name`, 'utf8'), target).toBe('old\n');
+    }
   });
 });
