@@ -14,10 +14,10 @@ import { ServerResponse } from 'node:http';
  * A header set with `setHeader` (by Express's `res.json`, `cors`, the public files, an error's own
  * headers such as `Allow` or `Retry-After`, a graceful stop's `Connection: close`) wins over a
  * gathered one of the same name, as the later of two `setHeader` calls did: those responses take
- * the ordinary path, where the gathered headers are set first. A name is
- * gathered at most once per response, and never one the answer sets itself: on the one-call
- * path nothing looks for repeats (test/http/gathered-headers.test.ts checks each kind of answer
- * for a header sent twice).
+ * the ordinary path, where the gathered headers are set first. A name is gathered at most once
+ * per response, and never one the answer sets itself: on the one-call path nothing looks for
+ * repeats (test/http/gathered-headers.test.ts checks each kind of answer for a header sent
+ * twice).
  */
 const gathered = Symbol('gathered response headers');
 
@@ -48,9 +48,9 @@ function setGathered(res: Gathering): void {
 }
 
 /**
- * Writes the head of `res` now: `status`, the gathered headers, then `own` (`[name, value, …]`,
- * the answer's own, such as its Content-Type), which win over any header of the same name. The
- * body follows with `res.end`.
+ * Writes the head of `res` (at the end of the turn, from `endAtTurnEnd`): `status`, the gathered
+ * headers, then `own` (`[name, value, …]`, the answer's own, such as its Content-Type), which win
+ * over any header of the same name. The body follows with `res.end`.
  */
 export function writeHead(res: ServerResponse, status: number, own: readonly string[]): void {
   const list = (res as Gathering)[gathered];
