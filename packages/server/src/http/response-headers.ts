@@ -1,4 +1,4 @@
-import { ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 
 /**
  * Response headers gathered on the way through the middleware, as `[name, value, name, value,
@@ -73,16 +73,19 @@ export function writeHead(res: ServerResponse, status: number, own: readonly str
 /**
  * Makes every response whose head is written some other way (Express's `res.json`, a public
  * file, a preflight answered by `cors`, Node's implicit head at `res.end`) carry the gathered
- * headers too: installed on the prototype Express gives each response of `app`.
+ * headers too: installed on the prototype Express gives each response of `app`. The `writeHead`
+ * it then calls is looked up on the prototype's own prototypes at each call, not kept from when
+ * the app was built, so a later wrapper of Node's `ServerResponse.prototype.writeHead` (an APM
+ * agent's, say) still sees every head.
  */
 export function writeGatheredHeadersOn(responsePrototype: object): void {
-  const nodeWriteHead = ServerResponse.prototype.writeHead;
+  const inherited = Object.getPrototypeOf(responsePrototype) as Pick<ServerResponse, 'writeHead'>;
   Object.defineProperty(responsePrototype, 'writeHead', {
     configurable: true,
     writable: true,
     value: function writeHeadWithGathered(this: Gathering, ...args: unknown[]) {
       setGathered(this);
-      return (nodeWriteHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+      return (inherited.writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
     },
   });
 }

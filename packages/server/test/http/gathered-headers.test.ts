@@ -1,4 +1,4 @@
-import { request } from 'node:http';
+import { request, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../src/testing/index.js';
 
@@ -201,6 +201,30 @@ describe('gathered headers', () => {
       expect(stable(off).sort()).toEqual(stable(on).sort());
     },
   );
+
+  it("goes through a wrapper of Node's writeHead installed after the app was built, as an APM agent's", async () => {
+    const nodeWriteHead = ServerResponse.prototype.writeHead;
+    const seen: number[] = [];
+    ServerResponse.prototype.writeHead = function wrapped(
+      this: ServerResponse,
+      ...args: Parameters<ServerResponse['writeHead']>
+    ) {
+      seen.push(args[0]);
+      return nodeWriteHead.apply(this, args);
+    } as ServerResponse['writeHead'];
+    try {
+      for (const { server, key } of Object.values(servers)) {
+        const page = await raw(server, 'GET', '/v1/pets?limit=1', auth(key));
+        const missing = await raw(server, 'GET', '/v1/owners', auth(key));
+        expect([page.status, missing.status]).toEqual([200, 404]);
+        expect(Object.fromEntries(page.headers)['x-content-type-options']).toBe('nosniff');
+      }
+    } finally {
+      ServerResponse.prototype.writeHead = nodeWriteHead;
+    }
+    // Response validation on, then off: each answer's head went through the wrapper once.
+    expect(seen).toEqual([200, 404, 200, 404]);
+  });
 
   it('lets /docs set its own security headers over the gathered ones, each once', async () => {
     for (const { server } of Object.values(servers)) {
