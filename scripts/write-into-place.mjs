@@ -2,9 +2,10 @@
 // under a temporary name (`.tmp-<pid>-<random>-<name>`, ignored by git), then renamed onto it:
 // a rename within one folder replaces the target at once, so a build stopped part way
 // (Ctrl-C in `npm run dev`, a killed `npm run generate`) leaves the previous file as it was,
-// never a torn one that a later `git add` could commit or the server could load.
+// never a torn one that a later `git add` could commit or the server could load. What such a
+// kill leaves is removed by the next write of the same target.
 import { randomBytes } from 'node:crypto';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /** The prefix of a temporary file; `.gitignore` ignores `.tmp-*`. */
@@ -23,6 +24,7 @@ export const temporaryPrefix = '.tmp-';
  * await intoPlace('out/openapi.yaml', (to) => run('redocly', ['bundle', '-o', to]));
  */
 export async function intoPlace(target, produce) {
+  await removeLeftovers(target);
   const name = `${temporaryPrefix}${process.pid}-${randomBytes(4).toString('hex')}-${path.basename(target)}`;
   const temporary = path.join(path.dirname(target), name);
   try {
@@ -33,6 +35,42 @@ export async function intoPlace(target, produce) {
     throw error;
   }
   return target;
+}
+
+/**
+ * Removes the temporary files of `target` that a writer killed part way left beside it: those
+ * named after a process that no longer runs. A running writer's file (another `npm run
+ * generate` at the same time, or this process's own) is left alone.
+ *
+ * @param {string} target
+ */
+async function removeLeftovers(target) {
+  const dir = path.dirname(target);
+  const pattern = new RegExp(
+    `^${escape(temporaryPrefix)}(\\d+)-[0-9a-f]{8}-${escape(path.basename(target))}$`,
+  );
+  for (const name of await readdir(dir)) {
+    const pid = Number(pattern.exec(name)?.[1]);
+    if (Number.isInteger(pid) && pid !== process.pid && !isRunning(pid)) {
+      await rm(path.join(dir, name), { force: true });
+    }
+  }
+}
+
+/** @param {number} pid */
+function isRunning(pid) {
+  try {
+    process.kill(pid, 0); // signal 0: only asks whether the process exists
+    return true;
+  } catch (error) {
+    // EPERM: it exists, run by another user.
+    return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
+  }
+}
+
+/** @param {string} text */
+function escape(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**
