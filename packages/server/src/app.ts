@@ -160,8 +160,8 @@ export function createApp({
         translateValidatorError,
         translateExpressError,
       ],
-      send: (res, status, body) =>
-        sendJson(res, status, body, { viaExpress: config.validateResponses }),
+      send: (res, status, body, headers) =>
+        sendJson(res, status, body, { viaExpress: config.validateResponses, headers }),
     }),
   );
   return app;

@@ -14,8 +14,16 @@ export interface ErrorHandlerOptions {
   logger: Logger;
   /** Tried in order; the first that recognises the error decides. */
   translators: readonly ErrorTranslator[];
-  /** Writes the Error body with its status (the app's JSON writer: `sendJson` of `src/http/`). */
-  send: (res: Response, status: number, body: ErrorBody) => void;
+  /**
+   * Writes the Error body with its status and the error's own headers (the app's JSON writer:
+   * `sendJson` of `src/http/`).
+   */
+  send: (
+    res: Response,
+    status: number,
+    body: ErrorBody,
+    headers: Readonly<Record<string, string>>,
+  ) => void;
 }
 
 /**
@@ -46,7 +54,6 @@ export function errorHandler({
       );
     }
     if (res.headersSent) return next(err);
-    for (const [name, value] of Object.entries(apiError.headers)) res.setHeader(name, value);
-    send(res, apiError.status, apiError.toBody());
+    send(res, apiError.status, apiError.toBody(), apiError.headers);
   };
 }

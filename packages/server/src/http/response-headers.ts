@@ -12,13 +12,13 @@ import type { ServerResponse } from 'node:http';
  * only the request id, security and rate-limit headers (docs/benchmarks.md, *Changes that
  * mattered*, for the A/B figures of this code).
  *
- * A header set with `setHeader` (by Express's `res.json`, `cors`, the public files, an error's own
- * headers such as `Allow` or `Retry-After`, a graceful stop's `Connection: close`) wins over a
- * gathered one of the same name, as the later of two `setHeader` calls did: those responses take
- * the ordinary path, where the gathered headers are set first. A name is gathered at most once
- * per response, and never one the answer sets itself: on the one-call path nothing looks for
- * repeats (test/http/gathered-headers.test.ts checks each kind of answer for a header sent
- * twice).
+ * An answer's own headers (its Content-Type, an error's `WWW-Authenticate`, `Allow` or
+ * `Retry-After`) go with the head. A header set with `setHeader` (by Express's `res.json`,
+ * `cors`, the public files, a graceful stop's `Connection: close`) wins over a gathered one of
+ * the same name, as the later of two `setHeader` calls did: those responses take the ordinary
+ * path, where the gathered headers are set first. A name is gathered at most once per response,
+ * and never one the answer sets itself: on the one-call path nothing looks for repeats
+ * (test/http/gathered-headers.test.ts checks each kind of answer for a header sent twice).
  */
 const gathered = Symbol('gathered response headers');
 

@@ -61,6 +61,13 @@ export interface SendJsonOptions {
    * against the contract when response validation is on.
    */
   viaExpress?: boolean | undefined;
+  /**
+   * The answer's own headers beside its Content-Type, such as an error's `WWW-Authenticate`,
+   * `Allow` or `Retry-After`: written with the head, over any header of the same name. Never a
+   * name the middleware gathers (response-headers.ts): on the one-call path nothing looks for
+   * repeats.
+   */
+  headers?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -78,15 +85,18 @@ export function sendJson<T>(
   res: Response<T>,
   status: number,
   body: NoInfer<T>,
-  { text, viaExpress = false }: SendJsonOptions = {},
+  { text, viaExpress = false, headers }: SendJsonOptions = {},
 ): void {
   if (viaExpress) {
+    if (headers !== undefined) res.set(headers);
     res.status(status).json(body);
     return;
   }
   const json = text ?? JSON.stringify(body);
-  endAtTurnEnd(res, json, status, [
+  const own = [
     ...['Content-Type', 'application/json; charset=utf-8'],
     ...['Content-Length', String(Buffer.byteLength(json))],
-  ]);
+  ];
+  if (headers !== undefined) for (const name in headers) own.push(name, headers[name]!);
+  endAtTurnEnd(res, json, status, own);
 }

@@ -1,6 +1,11 @@
 import { request, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../src/testing/index.js';
+import {
+  createMemoryRateLimiter,
+  createTestClock,
+  startTestServer,
+  type TestServer,
+} from '../../src/testing/index.js';
 
 /**
  * Most headers are gathered on the way through the middleware and written with the status line
@@ -48,9 +53,13 @@ const servers: Record<'on' | 'off', { server: TestServer; key: string; petId: nu
 
 beforeAll(async () => {
   for (const mode of ['on', 'off'] as const) {
+    // A real limiter, so that a 429 comes with its Retry-After.
+    const clock = createTestClock();
     const server = await startTestServer({
       validateResponses: mode === 'on',
       corsOrigins: [ORIGIN],
+      clock,
+      limiter: createMemoryRateLimiter({ clock, ban: { threshold: 0, seconds: 1 } }),
     });
     const key = await server.createKey('pro');
     // Two pets, so that a page of one has a next page (Link).
@@ -132,7 +141,20 @@ const cases: Case[] = [
     'no key (401)',
     ({ server }) => raw(server, 'GET', '/v1/pets'),
     401,
-    { 'content-type': 'application/json; charset=utf-8' },
+    {
+      'content-type': 'application/json; charset=utf-8',
+      'www-authenticate': 'Bearer realm="petstore"',
+    },
+  ],
+  [
+    'a key over its limit (429)',
+    async ({ server }) => {
+      const key = await server.createKey('enterprise', { perMinute: 1, perDay: 100 });
+      expect((await raw(server, 'GET', '/v1/pets?limit=1', auth(key))).status).toBe(200);
+      return raw(server, 'GET', '/v1/pets?limit=1', auth(key));
+    },
+    429,
+    { 'retry-after': expect.stringMatching(/^\d+$/), 'x-ratelimit-remaining': '0' },
   ],
   [
     'a query the contract refuses (400)',
