@@ -40,7 +40,10 @@ export async function intoPlace(target, produce) {
 /**
  * Removes the temporary files of `target` that a writer killed part way left beside it: those
  * named after a process that no longer runs. A running writer's file (another `npm run
- * generate` at the same time, or this process's own) is left alone.
+ * generate` at the same time, or this process's own) is left alone. Best effort: a file that
+ * cannot be removed (another user's, say) stays, and the write goes on. A writer in another
+ * PID namespace (a container sharing the folder) looks dead from here: its file would be
+ * removed and its own rename would fail, leaving the target as it was.
  *
  * @param {string} target
  */
@@ -49,10 +52,17 @@ async function removeLeftovers(target) {
   const pattern = new RegExp(
     `^${escape(temporaryPrefix)}(\\d+)-[0-9a-f]{8}-${escape(path.basename(target))}$`,
   );
-  for (const name of await readdir(dir)) {
+  /** @type {string[]} */
+  let names;
+  try {
+    names = await readdir(dir);
+  } catch {
+    return; // the write that follows reports a folder it cannot use
+  }
+  for (const name of names) {
     const pid = Number(pattern.exec(name)?.[1]);
     if (Number.isInteger(pid) && pid !== process.pid && !isRunning(pid)) {
-      await rm(path.join(dir, name), { force: true });
+      await rm(path.join(dir, name), { force: true }).catch(() => {});
     }
   }
 }

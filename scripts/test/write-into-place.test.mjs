@@ -87,15 +87,17 @@ describe('intoPlace', () => {
     expect(stdout.trim()).toBe(inRepo);
 
     // The next write of the same target removes what the dead writer left, and only that: a
-    // running process's file, or another target's, stays.
+    // running process's file (this one's own too), or another target's, stays.
     const dir = path.dirname(target);
     const running = `${temporaryPrefix}${process.ppid}-0123abcd-openapi.json`;
+    const own = `${temporaryPrefix}${process.pid}-4567cdef-openapi.json`;
     const otherTarget = left[0].replace(/openapi\.json$/, 'openapi.yaml');
     await writeFile(path.join(dir, running), 'a writer still at work');
+    await writeFile(path.join(dir, own), 'this process at work');
     await writeFile(path.join(dir, otherTarget), 'another target');
     await writeIntoPlace(target, '{"next":true}\n');
     expect(await readFile(target, 'utf8')).toBe('{"next":true}\n');
-    expect((await readdir(dir)).sort()).toEqual([otherTarget, running, 'openapi.json'].sort());
+    expect((await readdir(dir)).sort()).toEqual([otherTarget, running, own, 'openapi.json'].sort());
   });
 });
 
