@@ -79,12 +79,17 @@ export function writeHead(res: ServerResponse, status: number, own: readonly str
  * agent's, say) still sees every head.
  */
 export function writeGatheredHeadersOn(responsePrototype: object): void {
-  const inherited = Object.getPrototypeOf(responsePrototype) as Pick<ServerResponse, 'writeHead'>;
   Object.defineProperty(responsePrototype, 'writeHead', {
     configurable: true,
     writable: true,
     value: function writeHeadWithGathered(this: Gathering, ...args: unknown[]) {
       setGathered(this);
+      // The prototype too is looked up now: Express re-parents an app's response when the
+      // app is mounted in another.
+      const inherited = Object.getPrototypeOf(responsePrototype) as Pick<
+        ServerResponse,
+        'writeHead'
+      >;
       return (inherited.writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
     },
   });

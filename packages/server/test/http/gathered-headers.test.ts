@@ -2,7 +2,6 @@ import { request, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createMemoryRateLimiter,
-  createTestClock,
   startTestServer,
   type TestServer,
 } from '../../src/testing/index.js';
@@ -53,13 +52,11 @@ const servers: Record<'on' | 'off', { server: TestServer; key: string; petId: nu
 
 beforeAll(async () => {
   for (const mode of ['on', 'off'] as const) {
-    // A real limiter, so that a 429 comes with its Retry-After.
-    const clock = createTestClock();
     const server = await startTestServer({
       validateResponses: mode === 'on',
       corsOrigins: [ORIGIN],
-      clock,
-      limiter: createMemoryRateLimiter({ clock, ban: { threshold: 0, seconds: 1 } }),
+      // A real limiter, so that a 429 comes with its Retry-After.
+      limiter: (clock) => createMemoryRateLimiter({ clock, ban: { threshold: 0, seconds: 1 } }),
     });
     const key = await server.createKey('pro');
     // Two pets, so that a page of one has a next page (Link).
