@@ -49,9 +49,7 @@ export async function intoPlace(target, produce) {
  */
 async function removeLeftovers(target) {
   const dir = path.dirname(target);
-  const pattern = new RegExp(
-    `^${escape(temporaryPrefix)}(\\d+)-[0-9a-f]{8}-${escape(path.basename(target))}$`,
-  );
+  const suffix = `-${path.basename(target)}`;
   /** @type {string[]} */
   let names;
   try {
@@ -60,8 +58,13 @@ async function removeLeftovers(target) {
     return; // the write that follows reports a folder it cannot use
   }
   for (const name of names) {
-    const pid = Number(pattern.exec(name)?.[1]);
-    if (Number.isInteger(pid) && pid !== process.pid && !isRunning(pid)) {
+    if (!name.startsWith(temporaryPrefix) || !name.endsWith(suffix)) continue;
+    // Between the two, `intoPlace` puts `<pid>-<8 hex digits>`; anything more belongs to another
+    // target whose name ends in this one's (`x-openapi.json`).
+    const parts = name.slice(temporaryPrefix.length, -suffix.length).split('-');
+    if (parts.length !== 2 || !/^\d+$/.test(parts[0]) || !/^[0-9a-f]{8}$/.test(parts[1])) continue;
+    const pid = Number(parts[0]);
+    if (pid !== process.pid && !isRunning(pid)) {
       await rm(path.join(dir, name), { force: true }).catch(() => {});
     }
   }
@@ -76,11 +79,6 @@ function isRunning(pid) {
     // EPERM: it exists, run by another user.
     return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
   }
-}
-
-/** @param {string} text */
-function escape(text) {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**

@@ -92,12 +92,17 @@ describe('intoPlace', () => {
     const running = `${temporaryPrefix}${process.ppid}-0123abcd-openapi.json`;
     const own = `${temporaryPrefix}${process.pid}-4567cdef-openapi.json`;
     const otherTarget = left[0].replace(/openapi\.json$/, 'openapi.yaml');
+    // A target whose name ends in this one's, left by the same dead writer.
+    const longerName = left[0].replace(/openapi\.json$/, 'x-openapi.json');
     await writeFile(path.join(dir, running), 'a writer still at work');
     await writeFile(path.join(dir, own), 'this process at work');
     await writeFile(path.join(dir, otherTarget), 'another target');
+    await writeFile(path.join(dir, longerName), 'another target');
     await writeIntoPlace(target, '{"next":true}\n');
     expect(await readFile(target, 'utf8')).toBe('{"next":true}\n');
-    expect((await readdir(dir)).sort()).toEqual([otherTarget, running, own, 'openapi.json'].sort());
+    expect((await readdir(dir)).sort()).toEqual(
+      [otherTarget, longerName, running, own, 'openapi.json'].sort(),
+    );
   });
 });
 
