@@ -13,6 +13,11 @@ const EAGAIN_WAIT_MS = 1000;
 export interface SinkEvents {
   /** A batch has been written in full: `bytes` of it. */
   written(bytes: number): void;
+  /**
+   * A terminal refused a batch, or the end of one (EAGAIN: it was made non-blocking, and is
+   * paused or not read): the batch's `bytes` no longer wait, and `lines` lines of it are dropped.
+   */
+  refused(bytes: number, lines: number): void;
   /** A write failed (EPIPE: nobody reads any more; or any other error); nothing is written after. */
   failed(error: unknown): void;
 }
@@ -125,7 +130,15 @@ const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 /** Writes `buffer` to standard output until done or `deadline`; returns the bytes left. */
 function writeAllSync(buffer: Buffer, deadline: number): number {
-  let offset = 0;
+  return buffer.length - writeFromSync(buffer, 0, deadline);
+}
+
+/**
+ * Writes `buffer` from `offset` on to standard output, retrying a refused write (EAGAIN) every
+ * millisecond until done or `deadline` (tried once when that has passed); returns the offset
+ * reached.
+ */
+function writeFromSync(buffer: Buffer, offset: number, deadline: number): number {
   while (offset < buffer.length) {
     try {
       offset += writeSync(1, buffer, offset);
@@ -135,7 +148,7 @@ function writeAllSync(buffer: Buffer, deadline: number): number {
       Atomics.wait(sleeper, 0, 0, 1);
     }
   }
-  return buffer.length - offset;
+  return offset;
 }
 
 /**
@@ -145,21 +158,51 @@ function writeAllSync(buffer: Buffer, deadline: number): number {
  * and in order. In the benchmark, which logs to a file, this was cheaper than sonic-boom's
  * writes through the thread pool (1.09× list 20, 1.05× creates; Node.js 24.21.0). A
  * terminal whose output is paused (Ctrl-S) holds the server until it is resumed, as it holds
- * any program that writes to it. EAGAIN (a terminal another program made non-blocking) is
- * retried for a second, then counts as a failure.
+ * any program that writes to it.
+ *
+ * A terminal that another program has made non-blocking refuses writes instead (EAGAIN), while
+ * it is paused or nobody reads it. A refused write is retried for a second, holding the event
+ * loop; what is still refused then is dropped, and from then on each batch is tried once,
+ * without waiting, and dropped if refused, until one goes out: then the terminal takes writes
+ * again, and batches are written as before. A line cut off part way by a refusal is ended by a
+ * newline before the next batch.
  */
 function syncSink(events: SinkEvents): Sink {
+  /** The terminal refused the last batch: the next one is tried once, without waiting. */
+  let refusing = false;
+  /** What went out last ends part way through a line. */
+  let torn = false;
   return {
     write(batch, bytes) {
+      const start = torn ? 1 : 0;
+      const buffer = Buffer.from(torn ? `\n${batch}` : batch);
+      let offset: number;
       try {
-        const left = writeAllSync(Buffer.from(batch), performance.now() + EAGAIN_WAIT_MS);
-        if (left > 0) return events.failed(Object.assign(new Error('EAGAIN'), { code: 'EAGAIN' }));
+        const now = performance.now();
+        offset = writeFromSync(buffer, 0, refusing ? now : now + EAGAIN_WAIT_MS);
+        // Taken in part: the terminal is taking writes again, and the rest may wait for it.
+        if (refusing && offset > 0 && offset < buffer.length) {
+          offset = writeFromSync(buffer, offset, performance.now() + EAGAIN_WAIT_MS);
+        }
       } catch (error) {
         return events.failed(error);
       }
-      events.written(bytes);
+      if (offset > 0) torn = buffer[offset - 1] !== newlineByte;
+      refusing = offset < buffer.length;
+      if (!refusing) return events.written(bytes);
+      events.refused(bytes, countLines(buffer.subarray(Math.max(offset, start))));
     },
     exiting: () => {},
     writeRestSync: () => 0,
   };
+}
+
+const newlineByte = 0x0a;
+
+/** The lines of `bytes` (each ends with a newline), whole or ended part way. */
+function countLines(bytes: Buffer): number {
+  let lines = 0;
+  for (let at = bytes.indexOf(newlineByte); at !== -1; at = bytes.indexOf(newlineByte, at + 1))
+    lines += 1;
+  return lines;
 }

@@ -31,6 +31,12 @@ const stdoutNotices = {
     `Standard output had not caught up at exit: ${dropped} log lines were dropped.`,
   stalledAtExit: (bytes: number) =>
     `Standard output is not being read: the last ${bytes} bytes of log lines are dropped at exit.`,
+  refused: () =>
+    'Standard output refuses writes (EAGAIN: a non-blocking terminal, paused or not read): log lines are dropped until it takes them again.',
+  takenAgain: (dropped: number) =>
+    `Standard output takes writes again: ${dropped} log lines were dropped.`,
+  refusedAtExit: (dropped: number) =>
+    `Standard output still refused writes at exit: ${dropped} log lines were dropped.`,
 };
 
 /**
@@ -54,6 +60,10 @@ const stdoutNotices = {
  *   reader stalled.
  * - **At exit**: what is left is written, waiting at most {@link EXIT_WAIT_MS} for a reader that
  *   does not take it; what is still left then is dropped, said on stderr, and the process exits.
+ * - **Refused** (EAGAIN from a terminal another program made non-blocking, while it is paused
+ *   or not read): after a second, the lines refused are dropped until the terminal takes lines
+ *   again, with a line on stderr when dropping starts and one with the count when it ends (the
+ *   sink, `syncSink`).
  * - **Gone or failing** (EPIPE: nobody reads it any more; or any other error): lines are
  *   dropped from then on, stderr says so once, and the server goes on serving.
  */
@@ -72,6 +82,8 @@ export function stdoutWriter(): DestinationStream {
   let backlog = 0;
   /** Lines dropped since a batch did not fit under the backlog's bound, or -1 while none has. */
   let dropped = -1;
+  /** Lines dropped since the terminal refused a batch, or -1 while it takes them. */
+  let refused = -1;
 
   const fail = (error: unknown) => {
     if (failed) return;
@@ -80,7 +92,17 @@ export function stdoutWriter(): DestinationStream {
     notice(stdoutNotices.failed((error as { code?: string } | null)?.code ?? String(error)));
   };
   const sink = stdoutSink({
-    written: (bytes) => (backlog -= bytes),
+    written(bytes) {
+      backlog -= bytes;
+      if (refused < 0) return;
+      notice(stdoutNotices.takenAgain(refused));
+      refused = -1;
+    },
+    refused(bytes, lines) {
+      backlog -= bytes;
+      if (refused < 0) notice(stdoutNotices.refused());
+      refused = Math.max(refused, 0) + lines;
+    },
     failed: fail,
   });
 
@@ -118,6 +140,7 @@ export function stdoutWriter(): DestinationStream {
     flush();
     if (failed) return;
     if (dropped > 0) notice(stdoutNotices.droppedAtExit(dropped));
+    if (refused >= 0) notice(stdoutNotices.refusedAtExit(refused));
     if (backlog === 0) return;
     try {
       const left = sink.writeRestSync(performance.now() + EXIT_WAIT_MS);

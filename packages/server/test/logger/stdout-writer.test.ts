@@ -128,6 +128,97 @@ function logInChild(
 }
 
 /**
+ * Runs `script` as `logInChild` does, with a terminal for its stdout: a pseudo-terminal made by
+ * `script` (util-linux, in every Debian), whose output this process reads as it comes. `pause()`
+ * and `resume()` type Ctrl-S and Ctrl-Q on it, as a person at the terminal would. The child's
+ * stderr is a FIFO apart, so that it is read while the terminal is paused.
+ */
+function logInTerminal(script: string) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'petstore-logger-'));
+  const file = path.join(dir, 'child.mjs');
+  writeFileSync(
+    file,
+    `const { createLogger } = await import(${JSON.stringify(path.join(builtLogger, 'index.js'))});\n${script}\nsetInterval(() => {}, 60_000);`,
+  );
+  const fifo = path.join(dir, 'stderr');
+  execFileSync('mkfifo', [fifo]);
+  const readEnd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+  const terminal = spawn(
+    'script',
+    ['-q', '-e', '-c', `exec '${process.execPath}' '${file}' 2>'${fifo}'`, '/dev/null'],
+    {
+      cwd: serverDir,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_OPTIONS: '', SHELL: '/bin/sh' },
+    },
+  );
+  let out = '';
+  let err = '';
+  let terminalErr = '';
+  terminal.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  terminal.stderr.setEncoding('utf8').on('data', (chunk: string) => (terminalErr += chunk));
+  const reader = new net.Socket({ fd: readEnd, readable: true, writable: false });
+  reader.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  cleanups.push(() => {
+    const pid = /^pid (\d+)$/m.exec(err)?.[1];
+    if (pid !== undefined) {
+      try {
+        process.kill(Number(pid), 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    terminal.kill('SIGKILL');
+    reader.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    /** What the terminal showed, line by line (the terminal ends each with CR LF). */
+    lines: () => out.split(/\r?\n/).filter(Boolean),
+    /** The child's exit code (`script -e` passes it on), once the terminal is closed. */
+    closed: new Promise<number | null>((resolve) =>
+      terminal.once('close', (code: number | null) => resolve(code)),
+    ),
+    stderr: () => err,
+    terminalErrors: () => terminalErr,
+    pause: () => terminal.stdin.write('\x13'),
+    resume: () => terminal.stdin.write('\x11'),
+    /** Stops and continues `script`, so that nobody reads the terminal meanwhile. */
+    stopReading: () => process.kill(terminal.pid!, 'SIGSTOP'),
+    readAgain: () => process.kill(terminal.pid!, 'SIGCONT'),
+  };
+}
+
+/**
+ * A tick logged every 10 ms (padded with `pad` x's), and a beat on stderr every 50 ms saying
+ * the event loop runs.
+ */
+const ticking = (pad = 0) => `
+  process.stderr.write('pid ' + process.pid + '\\n');
+  let tick = 0;
+  setInterval(() => logger.info('tick ' + (tick += 1) + ' ' + 'x'.repeat(${pad})), 10);
+  let beat = 0;
+  setInterval(() => process.stderr.write('beat ' + (beat += 1) + '\\n'), 50);
+`;
+
+/** The beats the child has said on stderr so far. */
+const beats = (stderr: string) => stderr.match(/^beat \d+$/gm)?.length ?? 0;
+
+/** The ticks among `lines` that are whole JSON lines, and how many lines are not. */
+function ticksOf(lines: string[]) {
+  const ticks: number[] = [];
+  let torn = 0;
+  for (const line of lines) {
+    try {
+      ticks.push(Number(/^tick (\d+) x*$/.exec((JSON.parse(line) as { msg: string }).msg)![1]));
+    } catch {
+      torn += 1;
+    }
+  }
+  return { ticks, torn };
+}
+
+/**
  * Starts reading the child's stdout once it has said `exiting` on stderr, just before its
  * `process.exit`: so the exit always meets a full pipe and a write under way, however slowly
  * the child ran (a reader started after a fixed delay could come before its exit on a loaded
@@ -421,4 +512,122 @@ describe('the stdout logger', () => {
     expect(numbers.length).toBeLessThan(1024);
     expect(stderr()).toMatch(/the last \d+ bytes of log lines are dropped at exit/);
   }, 20_000);
+  it('waits for a paused terminal, holding the server, and writes every line once it is resumed', async () => {
+    const terminal = logInTerminal(`const logger = createLogger('info');\n${ticking()}`);
+    await expect.poll(() => terminal.lines().length, { timeout: 10_000 }).toBeGreaterThan(5);
+    terminal.pause();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const held = beats(terminal.stderr());
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // A blocking terminal: the write waits for it, and with it the event loop.
+    expect(beats(terminal.stderr())).toBe(held);
+    terminal.resume();
+    await expect.poll(() => beats(terminal.stderr()), { timeout: 5_000 }).toBeGreaterThan(held + 5);
+    const lastBefore = ticksOf(terminal.lines()).ticks.at(-1)!;
+    await expect
+      .poll(() => ticksOf(terminal.lines()).ticks.at(-1), { timeout: 5_000 })
+      .toBeGreaterThan(lastBefore + 20);
+    const { ticks, torn } = ticksOf(terminal.lines());
+    expect(torn).toBe(0);
+    expect(ticks).toEqual(ticks.map((_, i) => i + 1));
+    expect(terminal.stderr()).not.toContain('Standard output');
+    expect(terminal.terminalErrors()).toBe('');
+  }, 30_000);
+
+  const refusedNotice =
+    'Standard output refuses writes (EAGAIN: a non-blocking terminal, paused or not read): log lines are dropped until it takes them again.';
+
+  /** `logInTerminal` of `script`, once another program has made the terminal non-blocking. */
+  async function tickingOnNonBlockingTerminal(script: string) {
+    // dd sets O_NONBLOCK on its standard output, the child's open terminal (as a shell's jobs,
+    // one program can do it for all that share the terminal).
+    const terminal = logInTerminal(`
+      const logger = createLogger('info');
+      (await import('node:child_process')).spawnSync(
+        'dd', ['if=/dev/null', 'oflag=nonblock', 'count=0', 'status=none'],
+        { stdio: ['ignore', 'inherit', 'inherit'] },
+      );
+      process.stderr.write('non-blocking ' + (${nonBlockingStdout}) + '\\n');
+      ${script}
+    `);
+    await expect.poll(() => terminal.stderr(), { timeout: 10_000 }).toContain('non-blocking true');
+    await expect.poll(() => terminal.lines().length, { timeout: 10_000 }).toBeGreaterThan(5);
+    return terminal;
+  }
+
+  /**
+   * A child on a terminal made non-blocking, logging ticks padded with `pad` x's: `stop()` makes
+   * the terminal refuse them, `go()` makes it take them again. Returns how many lines were torn.
+   */
+  async function refusedThenTakenAgain(
+    pad: number,
+    stop: (terminal: ReturnType<typeof logInTerminal>) => void,
+    go: (terminal: ReturnType<typeof logInTerminal>) => void,
+  ) {
+    const terminal = await tickingOnNonBlockingTerminal(ticking(pad));
+    stop(terminal);
+    await expect.poll(() => terminal.stderr(), { timeout: 10_000 }).toContain(refusedNotice);
+    // After the first second, refused batches are tried once each: the event loop runs on.
+    const atNotice = beats(terminal.stderr());
+    await expect
+      .poll(() => beats(terminal.stderr()), { timeout: 3_000 })
+      .toBeGreaterThan(atNotice + 10);
+    go(terminal);
+    const takenAgain = /Standard output takes writes again: (\d+) log lines were dropped\./;
+    await expect.poll(() => takenAgain.exec(terminal.stderr()), { timeout: 5_000 }).toBeTruthy();
+    const lastBefore = ticksOf(terminal.lines()).ticks.at(-1)!;
+    await expect
+      .poll(() => ticksOf(terminal.lines()).ticks.at(-1), { timeout: 5_000 })
+      .toBeGreaterThan(lastBefore + 20);
+    // Every tick up to the last one shown was either shown, in order, or counted as dropped: a
+    // line cut off part way is counted as dropped, and the line after it starts a line of its own.
+    const { ticks, torn } = ticksOf(terminal.lines());
+    const dropped = Number(takenAgain.exec(terminal.stderr())![1]);
+    expect(dropped).toBeGreaterThan(0);
+    expect(ticks).toEqual([...ticks].sort((a, b) => a - b));
+    expect(new Set(ticks).size).toBe(ticks.length);
+    expect(ticks.length + dropped).toBe(ticks.at(-1));
+    expect(terminal.stderr().match(/Standard output/g)).toHaveLength(2);
+    expect(terminal.terminalErrors()).toBe('');
+    return torn;
+  }
+
+  it('drops lines while a paused terminal made non-blocking refuses them, without holding the server, and writes again once it is resumed', async () => {
+    const torn = await refusedThenTakenAgain(
+      0,
+      (terminal) => terminal.pause(),
+      (terminal) => terminal.resume(),
+    );
+    // A paused terminal takes nothing: no line is cut off.
+    expect(torn).toBe(0);
+  }, 30_000);
+
+  it('ends a line cut off by a non-blocking terminal that stops taking lines, and writes again once it takes them', async () => {
+    // Nobody reads the terminal for a while (its reader, `script`, stopped): its buffer fills,
+    // and a write of 1 KiB lines is taken part of the way.
+    const torn = await refusedThenTakenAgain(
+      1000,
+      (terminal) => terminal.stopReading(),
+      (terminal) => terminal.readAgain(),
+    );
+    // A 1 KiB line's end meets the full buffer's about once in a thousand: nearly always one is cut.
+    expect(torn).toBeLessThanOrEqual(1);
+  }, 30_000);
+
+  it('says at exit how many lines a terminal still refusing them cost, and exits', async () => {
+    const terminal = await tickingOnNonBlockingTerminal(`
+      process.on('SIGTERM', () => {
+        logger.info('last');
+        process.exit(0);
+      });
+      ${ticking()}
+    `);
+    terminal.pause();
+    await expect.poll(() => terminal.stderr(), { timeout: 10_000 }).toContain(refusedNotice);
+    process.kill(Number(/^pid (\d+)$/m.exec(terminal.stderr())![1]), 'SIGTERM');
+    expect(await exitWithin(terminal.closed, 5_000)).toBe(0);
+    expect(terminal.stderr()).toMatch(
+      /Standard output still refused writes at exit: [1-9]\d* log lines were dropped\.\n$/,
+    );
+  }, 30_000);
 });
