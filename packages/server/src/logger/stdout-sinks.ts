@@ -24,7 +24,10 @@ export interface SinkEvents {
 
 /** Standard output, as the writer uses it: one batch at a time, and a last write at exit. */
 export interface Sink {
-  /** Hands a batch of `bytes` bytes (UTF-8) over; `written` follows once it is all written. */
+  /**
+   * Hands a batch of `bytes` bytes (UTF-8) over; `written` follows once it is all written, or
+   * `refused` (a terminal) once what is left of it is dropped.
+   */
   write(batch: string, bytes: number): void;
   /**
    * The process is exiting and the event loop will not run again: from now on `write` only
@@ -164,7 +167,8 @@ function writeFromSync(buffer: Buffer, offset: number, deadline: number): number
  * it is paused or nobody reads it. A refused write is retried for a second, holding the event
  * loop; what is still refused then is dropped, and from then on each batch is tried once,
  * without waiting, and dropped if refused, until one goes out: then the terminal takes writes
- * again, and batches are written as before. A line cut off part way by a refusal is ended by a
+ * again, and batches are written as before (a batch taken in part waits up to a second for its
+ * rest). A line cut off part way by a refusal is ended by a
  * newline before the next batch.
  */
 function syncSink(events: SinkEvents): Sink {
@@ -190,7 +194,10 @@ function syncSink(events: SinkEvents): Sink {
       if (offset > 0) torn = buffer[offset - 1] !== newlineByte;
       refusing = offset < buffer.length;
       if (!refusing) return events.written(bytes);
-      events.refused(bytes, countLines(buffer.subarray(Math.max(offset, start))));
+      // A line whose text went out and whose newline did not is whole once the next batch's
+      // leading newline ends it: not dropped.
+      const ended = offset > start && buffer[offset] === newlineByte ? 1 : 0;
+      events.refused(bytes, countLines(buffer.subarray(Math.max(offset, start))) - ended);
     },
     exiting: () => {},
     writeRestSync: () => 0,
