@@ -168,8 +168,7 @@ function writeFromSync(buffer: Buffer, offset: number, deadline: number): number
  * loop; what is still refused then is dropped, and from then on each batch is tried once,
  * without waiting, and dropped if refused, until one goes out: then the terminal takes writes
  * again, and batches are written as before (a batch taken in part waits up to a second for its
- * rest). A line cut off part way by a refusal is ended by a
- * newline before the next batch.
+ * rest). A line cut off part way by a refusal is ended by a newline before the next batch.
  */
 function syncSink(events: SinkEvents): Sink {
   /** The terminal refused the last batch: the next one is tried once, without waiting. */

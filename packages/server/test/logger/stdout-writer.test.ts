@@ -39,6 +39,10 @@ beforeAll(() => {
   }
 });
 
+/** A child's module: `script` with `createLogger` in scope, then kept alive unless it exits. */
+const childModule = (script: string) =>
+  `const { createLogger } = await import(${JSON.stringify(path.join(builtLogger, 'index.js'))});\n${script}\nsetInterval(() => {}, 60_000);`;
+
 /** The child's standard output: whether it is open non-blocking (O_NONBLOCK in its flags). */
 const nonBlockingStdout = `(Number.parseInt(
   (await import('node:fs')).readFileSync('/proc/self/fdinfo/1', 'utf8').match(/flags:\\s*(\\d+)/)[1],
@@ -75,12 +79,7 @@ function logInChild(
   if (readerGone) closeSync(readEnd);
   const child: ChildProcess = spawn(
     process.execPath,
-    [
-      ...nodeArgs,
-      '--input-type=module',
-      '-e',
-      `const { createLogger } = await import(${JSON.stringify(path.join(builtLogger, 'index.js'))});\n${script}\nsetInterval(() => {}, 60_000);`,
-    ],
+    [...nodeArgs, '--input-type=module', '-e', childModule(script)],
     // No NODE_OPTIONS: an --import there (a loader, a debugger) would open stdout before the
     // writer does, and the pipe would no longer start blocking.
     {
@@ -136,10 +135,7 @@ function logInChild(
 function logInTerminal(script: string) {
   const dir = mkdtempSync(path.join(tmpdir(), 'petstore-logger-'));
   const file = path.join(dir, 'child.mjs');
-  writeFileSync(
-    file,
-    `const { createLogger } = await import(${JSON.stringify(path.join(builtLogger, 'index.js'))});\n${script}\nsetInterval(() => {}, 60_000);`,
-  );
+  writeFileSync(file, childModule(script));
   const fifo = path.join(dir, 'stderr');
   execFileSync('mkfifo', [fifo]);
   const readEnd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
