@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Makes sure the services the tests use are installed and running on this machine:
 # PostgreSQL (with a `petstore` role and `petstore_test` database), Redis, and Chromium;
-# strace, with which the disk-fault tests make a database's writes fail (EROFS); and HAProxy,
+# strace, with which the disk-fault tests make a database's writes fail (EROFS); HAProxy,
 # which the rolling-restart test starts itself on loopback with a generated configuration (it
-# is installed, never started as a service here).
+# is installed, never started as a service here); and valgrind, whose callgrind counts the
+# instructions per request of scripts/bench/instructions.mjs.
 #
 #   bash scripts/services.sh ensure   install what is missing (Debian/apt, as root), then start
 #   bash scripts/services.sh status   say what runs
@@ -22,7 +23,7 @@ REDIS_PORT=6379
 log() { printf 'services: %s\n' "$*" >&2; }
 
 missing_packages() {
-  local wanted=(postgresql redis-server chromium strace haproxy) missing=()
+  local wanted=(postgresql redis-server chromium strace haproxy valgrind) missing=()
   for pkg in "${wanted[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
   done

@@ -83,7 +83,8 @@ function healthy(port) {
     );
 }
 
-function freePort() {
+/** A loopback port free at the moment of asking. */
+export function freePort() {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
