@@ -220,11 +220,11 @@ export function formatCounts(results) {
   for (const row of results) {
     const counts = row.processes.flat().map((count) => count.perRequest);
     const processes = row.processes.map(perProcess);
-    const part = (name) => thousands(median(processes.map((process) => process[name])));
+    const part = (name) => thousands(median(processes.map((one) => one[name])));
     lines.push(
       `| ${row.scenario} | ${row.target} | ${row.processes.map((own) => own.map((count) => thousands(count.perRequest)).join(', ')).join('; ')} | ` +
-        `${marked(spreadOf(counts))} | ${processes.map((process) => thousands(process.perRequest)).join(', ')} | ` +
-        `${marked(spreadOf(processes.map((process) => process.perRequest)))} | ${thousands(medianOf(row))} | ` +
+        `${marked(spreadOf(counts))} | ${processes.map((one) => thousands(one.perRequest)).join(', ')} | ` +
+        `${marked(spreadOf(processes.map((one) => one.perRequest)))} | ${thousands(medianOf(row))} | ` +
         `${part('mainThread')} | ${part('v8Helpers')} | ${part('otherThreads')} |`,
     );
   }
