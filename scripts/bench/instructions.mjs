@@ -15,12 +15,10 @@
 // count is what a request costs at full load; and whatever V8 decides by the clock sees a
 // process fifty times slower than it is, hence --no-memory-reducer (below). Results:
 // docs/benchmark-stability.md.
-import { execFile, spawn } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { isMain, parseCommandLine, runMain, UsageError } from '../cli.mjs';
@@ -28,7 +26,7 @@ import { undoLater, undoOnSignal } from './cleanup.mjs';
 import { copyStore, openStore } from './database.mjs';
 import { BenchError } from './errors.mjs';
 import { requestFor, unexpectedAnswers } from './measure.mjs';
-import { freePort } from './processes.mjs';
+import { startProcess } from './processes.mjs';
 import { median } from './report.mjs';
 import { expectedStatuses, scenarioNames, scenarios } from './scenarios.mjs';
 import { targets } from './targets.mjs';
@@ -67,17 +65,19 @@ async function countProcess({ target, scenario, store, options, dir, tag }) {
     logLevel: 'info',
     logTo: 'file',
   });
-  const port = await freePort();
-  const logFile = path.join(dir, `${tag}.log`);
-  const out = openSync(logFile, 'w');
-  const env = {
-    PATH: process.env.PATH,
-    PORT: String(port),
-    ...launch.env,
-  };
-  const child = spawn(
-    'valgrind',
-    [
+  const { port, pid, stop } = await startProcess({
+    name: tag,
+    ...launch,
+    args: [
+      // V8's memory reducer starts full collections when a process allocates slowly for a
+      // while, by the clock: every process under callgrind does, so it would count them.
+      '--no-memory-reducer',
+      ...options.nodeFlags,
+      ...launch.args,
+    ],
+    logFile: path.join(dir, `${tag}.log`),
+    under: [
+      'valgrind',
       '--tool=callgrind',
       // V8 writes and rewrites its machine code at run time.
       '--smc-check=all-non-file',
@@ -87,46 +87,26 @@ async function countProcess({ target, scenario, store, options, dir, tag }) {
       // Every line names its function, so that a thread's dump tells what the thread ran.
       '--compress-strings=no',
       `--callgrind-out-file=${path.join(dir, `${tag}.%p.out`)}`,
-      process.execPath,
-      // V8's memory reducer starts full collections when a process allocates slowly for a
-      // while, by the clock: every process under callgrind does, so it would count them.
-      '--no-memory-reducer',
-      ...options.nodeFlags,
-      ...launch.args,
     ],
-    { cwd: launch.cwd, stdio: ['ignore', out, out], env },
-  );
-  closeSync(out);
-  let exited = false;
-  const exit = new Promise((resolve) => child.once('exit', () => resolve((exited = true))));
-  const stop = undoLater(async () => {
-    if (exited) return;
-    child.kill('SIGTERM');
-    const force = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    await exit;
-    clearTimeout(force);
+    // Slower than natively, about five times, until counting starts.
+    readyWithinMs: 300_000,
   });
   // callgrind_control finds the process by its user and host names, which valgrind read from
   // the target's environment (our server's HOST is its listening address).
   const controlEnv = { ...process.env };
-  if (env.HOST === undefined) delete controlEnv.HOST;
-  else controlEnv.HOST = env.HOST;
+  if (launch.env.HOST === undefined) delete controlEnv.HOST;
+  else controlEnv.HOST = launch.env.HOST;
   const control = (...args) =>
-    run('callgrind_control', [...args, String(child.pid)], { env: controlEnv });
+    run('callgrind_control', [...args, String(pid)], { env: controlEnv });
   try {
-    for (const started = Date.now(); ; await delay(200)) {
-      if (exited) throw new BenchError(`${tag} exited:\n${await readFile(logFile, 'utf8')}`);
-      if ((await readFile(logFile, 'utf8')).includes('"msg":"listening"')) break;
-      if (Date.now() - started > 300_000) throw new BenchError(`${tag} did not start in 5 min`);
-    }
     const expected = expectedStatuses(scenario, target);
     const load = async (how) => {
       const result = await autocannon({
         url: `http://127.0.0.1:${port}`,
         connections: options.connections,
         requests: [requestFor(scenario, store.apiKey)],
-        // Instrumented, a process can stop for seconds (V8's code translated again, a full
-        // collection at a fiftieth of the speed): a late answer is not a failure here.
+        // Instrumented, a process can stop for seconds (valgrind translating its code again, a
+        // full collection at a fiftieth of the speed): a late answer is not a failure here.
         timeout: 120,
         ...how,
       });
@@ -151,7 +131,7 @@ async function countProcess({ target, scenario, store, options, dir, tag }) {
       counted.push(requests);
     }
     await stop();
-    return await readCounts(dir, tag, child.pid, counted);
+    return await readCounts(dir, tag, pid, counted);
   } finally {
     await stop();
   }

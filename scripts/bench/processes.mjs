@@ -16,17 +16,29 @@ const READY_TIMEOUT_MS = 60_000;
 const POLL_MS = 5;
 
 /**
- * Spawns `node …args` (under `taskset` when `pinned`) with PORT set to a free loopback port and
- * waits until it is ready: `readiness: 'log'` waits for a `"msg":"listening"` line in its
- * output (our server logs it once migrated and warmed up), `'healthz'` for `GET /healthz` 200.
- * Its stdout and stderr go to `logFile`; with `stdout: 'pipe'`, its stdout is a pipe (a UNIX
- * socket pair, as Node's `spawn` makes it) that this process reads and copies to `logFile`, as
- * a log collector would. Resolves to `{ port, pid, startupMs, stop() }`.
+ * Spawns `node …args` (under `taskset` when `pinned`, or under the command `under`, e.g.
+ * valgrind and its options) with PORT set to a free loopback port and waits until it is ready,
+ * for up to `readyWithinMs` (default 60 s): `readiness: 'log'` waits for a `"msg":"listening"`
+ * line in its output (our server logs it once migrated and warmed up), `'healthz'` for `GET
+ * /healthz` 200. Its stdout and stderr go to `logFile`; with `stdout: 'pipe'`, its stdout is a
+ * pipe (a UNIX socket pair, as Node's `spawn` makes it) that this process reads and copies to
+ * `logFile`, as a log collector would. Resolves to `{ port, pid, startupMs, stop() }`.
  */
-export async function startProcess({ name, args, env, cwd, logFile, readiness, pinned, stdout }) {
+export async function startProcess({
+  name,
+  args,
+  env,
+  cwd,
+  logFile,
+  readiness,
+  pinned,
+  stdout,
+  under = [],
+  readyWithinMs = READY_TIMEOUT_MS,
+}) {
   const port = await freePort();
   const out = openSync(logFile, 'w');
-  const node = [process.execPath, ...args];
+  const node = [...under, process.execPath, ...args];
   const command = pinned ? ['taskset', '-c', String(SERVER_CORE), ...node] : node;
   const spawnedAt = performance.now();
   const piped = stdout === 'pipe';
@@ -61,9 +73,9 @@ export async function startProcess({ name, args, env, cwd, logFile, readiness, p
       );
     }
     if (await isReady()) break;
-    if (performance.now() - spawnedAt > READY_TIMEOUT_MS) {
+    if (performance.now() - spawnedAt > readyWithinMs) {
       await stop();
-      throw new BenchError(`${name} was not ready within ${READY_TIMEOUT_MS / 1000} s`);
+      throw new BenchError(`${name} was not ready within ${readyWithinMs / 1000} s`);
     }
     await delay(POLL_MS);
   }
@@ -83,8 +95,7 @@ function healthy(port) {
     );
 }
 
-/** A loopback port free at the moment of asking. */
-export function freePort() {
+function freePort() {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
