@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Express } from 'express';
 import type { HttpLimits } from '../config/index.js';
 import { InFlightTable } from '../in-flight-table.js';
+import { expressMessageClasses } from './express-messages.js';
 
 export interface HttpServer {
   server: Server;
@@ -19,10 +20,12 @@ export interface HttpServer {
  * request within `requestTimeoutMs` (408; this defeats slowloris, which trickles its headers or
  * body), idle keep-alive connections close after `keepAliveTimeoutMs`, and a request head over
  * `maxHeaderBytes` gets 431. Node checks the timeouts every `connectionsCheckingInterval`, set
- * here to a tenth of the headers timeout (default: 30 s).
+ * here to a tenth of the headers timeout (default: 30 s). Requests and responses are made with
+ * the app's own prototypes (`expressMessageClasses`).
  */
 export function createHttpServer(app: Express, limits: HttpLimits): HttpServer {
   const server = createServer({
+    ...expressMessageClasses(app),
     maxHeaderSize: limits.maxHeaderBytes,
     requestTimeout: limits.requestTimeoutMs,
     headersTimeout: limits.headersTimeoutMs,

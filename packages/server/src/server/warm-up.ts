@@ -5,6 +5,7 @@ import type { Express } from 'express';
 import type { ApiKeyRecord } from '../domain.js';
 import { generateApiKey } from '../keys/index.js';
 import type { Storage } from '../storage/index.js';
+import { expressMessageClasses } from './express-messages.js';
 
 /** Marks the warm-up's own requests, so they are not logged. */
 const WARM_UP = Symbol('petstore.warmUp');
@@ -76,7 +77,8 @@ export function createWarmUpKey(storage: Storage, now: number): WarmUpKey {
  * behind that answer is logged by the app's error handler, just before.
  */
 export async function warmUp(app: Express, apiKey: string): Promise<void> {
-  const server = createServer((req, res) => {
+  // The requests the public server will make, so the code warmed is the code that serves.
+  const server = createServer(expressMessageClasses(app), (req, res) => {
     (req as IncomingMessage & { [WARM_UP]?: true })[WARM_UP] = true;
     app(req, res);
   });

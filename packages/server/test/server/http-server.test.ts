@@ -1,11 +1,15 @@
+import { spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { requestId, sendJson, writeGatheredHeadersOn } from '../../src/http/index.js';
+import { expressMessageClasses } from '../../src/server/express-messages.js';
 import { createHttpServer } from '../../src/server/http-server.js';
 import { startTestServer, type TestServer } from '../../src/testing/index.js';
 import { expectApiHeaders } from '../support/contract.js';
+import { serverDir } from '../support/server-process.js';
 
 /** A raw TCP client, to be as slow or as large as a test wants. */
 async function open(
@@ -137,5 +141,77 @@ describe('a graceful stop that begins in the turn an answer is sent', () => {
       http.server.closeAllConnections();
       await new Promise((resolve) => http.server.close(resolve));
     }
+  });
+});
+
+describe('requests and responses', () => {
+  it("are made with the app's own prototypes, so Express never has to change them", async () => {
+    const app = express();
+    app.get('/hello', (req, res) => {
+      res.json({ path: req.path, ip: req.ip });
+    });
+    const limits = {
+      headersTimeoutMs: 1_000,
+      requestTimeoutMs: 2_000,
+      keepAliveTimeoutMs: 1_000,
+      maxHeaderBytes: 4096,
+    };
+    const { server } = createHttpServer(app, limits);
+    // Seen before the app's listener, so before Express's own setPrototypeOf.
+    const born: { request: boolean; response: boolean }[] = [];
+    server.prependListener('request', (req, res) => {
+      born.push({
+        request: Object.getPrototypeOf(req) === app.request,
+        response: Object.getPrototypeOf(res) === app.response,
+      });
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      const response = await fetch(`http://127.0.0.1:${port}/hello`);
+      // Express's request and response methods work on them as on any.
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ path: '/hello', ip: '127.0.0.1' });
+      expect(born).toEqual([{ request: true, response: true }]);
+      // The warm-up's listener gets the same classes, so its requests have the same shapes.
+      expect(expressMessageClasses(app)).toBe(expressMessageClasses(app));
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it("keep the fast layout of Node's own (V8's %HasFastProperties, in a process of its own)", () => {
+    // Made by calling Node's constructors as plain functions on an object of their own (this
+    // code's first version), V8 kept their properties in a dictionary instead: on Node.js 24
+    // that cost more instructions than Express's setPrototypeOf saved (express-messages.ts).
+    const script = `
+      import { createServer } from 'node:http';
+      import express from 'express';
+      const { expressMessageClasses } = await import('./src/server/express-messages.ts');
+      const app = express();
+      const seen = [];
+      const look = (req, res) => seen.push([%HasFastProperties(req), %HasFastProperties(res)]);
+      const ours = createServer(expressMessageClasses(app), (req, res) => { look(req, res); res.end(); });
+      const nodes = createServer((req, res) => { look(req, res); res.end(); });
+      for (const server of [ours, nodes]) {
+        await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+        await (await fetch('http://127.0.0.1:' + server.address().port + '/')).text();
+        server.close();
+        server.closeAllConnections();
+      }
+      console.log(JSON.stringify(seen));
+    `;
+    const run = spawnSync(
+      process.execPath,
+      ['--allow-natives-syntax', '--import', 'tsx', '--input-type=module', '-e', script],
+      { cwd: serverDir, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
+    );
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual([
+      [true, true],
+      [true, true],
+    ]);
   });
 });
