@@ -12,6 +12,12 @@ export type WriteAnswer =
   | { id: number; value: unknown }
   | { id: number; error: { name: string; message: string; code?: string } };
 
+/** What the writer thread sends back for a group: each write's answer, and the group's size. */
+export interface WriteAnswers {
+  answers: WriteAnswer[];
+  groupSize: number;
+}
+
 /**
  * Carries out a group of writes on `db` in one IMMEDIATE transaction, so one commit (one fsync)
  * makes them all durable, and answers each.

@@ -10,7 +10,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openConnection } from './connection.js';
-import { prepareWriteGroup, type WriteRequest } from './write-group.js';
+import { prepareWriteGroup, type WriteAnswers, type WriteRequest } from './write-group.js';
 
 const port = parentPort;
 if (port === null) throw new Error('writer-thread.ts runs as a worker thread');
@@ -27,7 +27,8 @@ function flush(): void {
   scheduled = false;
   const requests = queue;
   queue = [];
-  port!.postMessage({ answers: writeGroup(requests), groupSize: requests.length });
+  const answers: WriteAnswers = { answers: writeGroup(requests), groupSize: requests.length };
+  port!.postMessage(JSON.stringify(answers));
   if (closing && queue.length === 0) finish();
 }
 
@@ -36,13 +37,13 @@ function finish(): void {
   port!.close();
 }
 
-port.on('message', (message: WriteRequest[] | 'close') => {
+port.on('message', (message: string) => {
   if (message === 'close') {
     closing = true;
     if (!scheduled) finish();
     return;
   }
-  queue.push(...message);
+  queue.push(...(JSON.parse(message) as WriteRequest[]));
   if (!scheduled) {
     scheduled = true;
     // After the messages already waiting are read: they join this group.
