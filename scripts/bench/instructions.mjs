@@ -16,12 +16,13 @@
 // process fifty times slower than it is, hence --no-memory-reducer (below). Results:
 // docs/benchmark-stability.md.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { isMain, parseCommandLine, runMain, UsageError } from '../cli.mjs';
+import { formatProfile, parsePerfMap, selfCosts } from './callgrind-profile.mjs';
 import { undoLater, undoOnSignal } from './cleanup.mjs';
 import { copyStore, openStore } from './database.mjs';
 import { BenchError } from './errors.mjs';
@@ -47,6 +48,10 @@ const usage = `usage: node scripts/bench/instructions.mjs [options]
   --node-flags S    more flags for node, before every target's script (it always has
                     --no-memory-reducer), e.g. "--max-semi-space-size=16"
   --json FILE       also write the results as JSON
+  --profile DIR     also write where each count's instructions went, function by function,
+                    thread by thread (DIR/<scenario>-<target>-<process>.md), with callgrind's
+                    dumps and V8's map of its code for callgrind_annotate; node then runs with
+                    --perf-basic-prof, which costs a little: compare counts without it
 
 Needs valgrind (Debian's package). Our server runs on SQLite, as npm run bench runs it.
 About 3 minutes per process with the defaults.`;
@@ -72,6 +77,17 @@ async function countProcess({ target, scenario, store, options, dir, tag }) {
       // V8's memory reducer starts full collections when a process allocates slowly for a
       // while, by the clock: every process under callgrind does, so it would count them.
       '--no-memory-reducer',
+      // V8's map of the code it makes, which names that code in the profile.
+      ...(options.profile === undefined
+        ? []
+        : [
+            '--perf-basic-prof',
+            `--perf-basic-prof-path=${dir}`,
+            // The flag opens V8's log as well, by default a file per isolate in the target's
+            // working directory: one file among the scratch files instead.
+            '--no-logfile-per-isolate',
+            `--logfile=${path.join(dir, `${tag}.v8.log`)}`,
+          ]),
       ...options.nodeFlags,
       ...launch.args,
     ],
@@ -131,6 +147,7 @@ async function countProcess({ target, scenario, store, options, dir, tag }) {
       counted.push(requests);
     }
     await stop();
+    if (options.profile !== undefined) await writeProfile(dir, tag, pid, counted, options.profile);
     return await readCounts(dir, tag, pid, counted);
   } finally {
     await stop();
@@ -161,6 +178,45 @@ async function readCounts(dir, tag, pid, counted) {
     }
     return count;
   });
+}
+
+/**
+ * Writes `profileDir/<tag>.md`: for each count, the functions that ran the most instructions
+ * themselves, thread by thread (callgrind-profile.mjs), V8's run-time code named from the map
+ * node wrote with --perf-basic-prof. The dumps and the map are kept beside it, for
+ * callgrind_annotate and for another look.
+ */
+async function writeProfile(dir, tag, pid, counted, profileDir) {
+  await mkdir(profileDir, { recursive: true });
+  const mapFile = path.join(dir, `perf-${pid}.map`);
+  const perfMap = parsePerfMap(await readFile(mapFile, 'utf8'));
+  await copyFile(mapFile, path.join(profileDir, `${tag}.perf-${pid}.map`));
+  const files = (await readdir(dir)).filter((file) => file.startsWith(`${tag}.${pid}.out`)).sort();
+  const sections = [`# Where the instructions went: ${tag} (process ${pid})`];
+  for (const [index, requests] of counted.entries()) {
+    sections.push(`## Count ${index + 1}: ${requests} requests`);
+    for (const file of files) {
+      const dump = await readFile(path.join(dir, file), 'utf8');
+      if (!dump.includes(`\ndesc: Trigger: dump count${index}\n`)) continue;
+      await copyFile(path.join(dir, file), path.join(profileDir, file));
+      const thread = Number(/^thread: (\d+)/m.exec(dump)?.[1] ?? 1);
+      const costs = selfCosts(dump, perfMap);
+      // Threads that ran next to nothing in the count (idle helpers) are left out.
+      const total = [...costs.values()].reduce((sum, cost) => sum + cost, 0);
+      if (total < requests * 100) continue;
+      const kind =
+        thread === 1
+          ? 'main thread'
+          : V8_HELPER.test(dump)
+            ? 'a V8 helper thread'
+            : 'another thread';
+      sections.push(
+        `### Thread ${thread} (${kind}), callgrind's ${file}`,
+        formatProfile(costs, requests, thread === 1 ? 60 : 25),
+      );
+    }
+  }
+  await writeFile(path.join(profileDir, `${tag}.md`), `${sections.join('\n\n')}\n`);
 }
 
 const thousands = (value) => `${Math.round(value / 1000)}k`;
@@ -239,6 +295,7 @@ async function main(args) {
       connections: { type: 'string', default: '32' },
       'node-flags': { type: 'string', default: '' },
       json: { type: 'string' },
+      profile: { type: 'string' },
     },
   });
   if (!cli) return 0;
@@ -271,6 +328,7 @@ async function main(args) {
     gap: whole('gap', 0),
     connections: whole('connections', 1),
     nodeFlags: values['node-flags'].split(' ').filter(Boolean),
+    profile: values.profile,
   };
   undoOnSignal((message) => console.error(`instructions: ${message}`));
   const dir = await mkdtemp(path.join(os.tmpdir(), 'petstore-instructions-'));
@@ -305,7 +363,8 @@ async function main(args) {
   const report = formatCounts(results);
   console.log(
     `Instructions per request under callgrind — node ${process.version}, SQLite, ${options.connections} connections` +
-      `${options.nodeFlags.length === 0 ? '' : `, node ${options.nodeFlags.join(' ')}`}; ` +
+      `${options.nodeFlags.length === 0 ? '' : `, node ${options.nodeFlags.join(' ')}`}` +
+      `${options.profile === undefined ? '' : `, profiled (--perf-basic-prof; profiles in ${options.profile})`}; ` +
       `${options.processes} fresh process(es) per target and scenario, each loaded ${options.warmUp} s, ` +
       `then ${options.counts} count(s) of ${options.requests} requests ${options.gap} s apart\n`,
   );

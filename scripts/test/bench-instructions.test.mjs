@@ -2,12 +2,13 @@
 // the shortest settings, and the counts it reports are checked for their shape and for what any
 // count must show (every request counted, the main thread's part of the whole).
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatProfile, parsePerfMap, selfCosts } from '../bench/callgrind-profile.mjs';
 import { perProcess } from '../bench/instructions.mjs';
 import { root } from '../bench/paths.mjs';
 
@@ -24,15 +25,16 @@ beforeAll(async () => {
 afterAll(() => rm(scratch, { recursive: true, force: true }));
 
 describe('scripts/bench/instructions.mjs', () => {
-  it('counts instructions per request of each process, per thread, and compares the targets', async () => {
+  it('counts instructions per request of each process, per thread, compares the targets and profiles them', async () => {
     const json = path.join(scratch, 'counts.json');
+    const profiles = path.join(scratch, 'profiles');
     const { stdout } = await run(
       process.execPath,
       [
         script,
         ...['--targets', 'ours,node-http', '--scenarios', 'create', '--processes', '1'],
         ...['--warm-up', '2', '--requests', '50', '--counts', '2', '--gap', '1'],
-        ...['--json', json],
+        ...['--json', json, '--profile', profiles],
       ],
       { cwd: root },
     );
@@ -60,6 +62,25 @@ describe('scripts/bench/instructions.mjs', () => {
     }
     expect(stdout).toMatch(/\| create \| ours \| \d+k, \d+k \| \d+ %/);
     expect(stdout).toMatch(/create: node-http ÷ ours = \d+\.\d\d×/);
+    // The profile of each process: its main thread's functions, V8's run-time code (JavaScript
+    // its JIT compiled) named from its map; the writer thread apart; the dumps kept.
+    const files = await readdir(profiles);
+    expect(files.filter((file) => file.endsWith('.md')).sort()).toEqual([
+      'create-node-http-1.md',
+      'create-ours-1.md',
+    ]);
+    expect(files.some((file) => /^create-ours-1\.perf-\d+\.map$/.test(file))).toBe(true);
+    expect(files.some((file) => /^create-ours-1\.\d+\.out/.test(file))).toBe(true);
+    // Nothing left in the targets' working directories (V8's log goes with the scratch files).
+    for (const dir of ['packages/server', 'scripts/bench/baselines']) {
+      expect(
+        (await readdir(path.join(root, dir))).filter((file) => file.endsWith('v8.log')),
+      ).toEqual([]);
+    }
+    const profile = await readFile(path.join(profiles, 'create-ours-1.md'), 'utf8');
+    expect(profile).toMatch(/^### Thread 1 \(main thread\)/m);
+    expect(profile).toMatch(/^### Thread \d+ \(another thread\)/m);
+    expect(profile).toMatch(/^\| [\d,]+ \| [\d.]+ % \| JS:\S+ node:/m);
   }, 600_000);
 
   it("takes a process's counts together, weighted by their requests", () => {
@@ -78,6 +99,52 @@ describe('scripts/bench/instructions.mjs', () => {
       v8Helpers: 68_750,
       otherThreads: 68_750,
     });
+  });
+
+  it("names V8's run-time code from its map and counts each function's own instructions", () => {
+    const map = parsePerfMap(
+      [
+        '1000 100 JS:*first file.js:1:1',
+        '2000 80 JS:*old file.js:2:1',
+        '2000 40 JS:*new file.js:3:1',
+      ].join('\n'),
+    );
+    // A dump as callgrind writes it with --compress-strings=no: a function's cost lines, and a
+    // call's cost right after its calls= line, which is the callee's.
+    const dump = [
+      'thread: 1',
+      'fn=0x0000000000001010',
+      '0 500',
+      'cfn=Builtins_StringAdd',
+      'calls=2 0',
+      '0 300',
+      'fn=Builtins_StringAdd',
+      '0 300',
+      'fn=0x0000000000002010',
+      '0 200',
+      'fn=0x0000000000002050',
+      '0 7',
+      'fn=0x0000000000009000',
+      '0 1',
+    ].join('\n');
+    const costs = selfCosts(dump, map);
+    expect(Object.fromEntries(costs)).toEqual({
+      'JS:*first file.js:1:1': 500,
+      Builtins_StringAdd: 300,
+      // The later line for an address wins; past its end the address is in no code of the map.
+      'JS:*new file.js:3:1': 200,
+      'JIT code not in the map': 8,
+    });
+    expect(formatProfile(costs, 2, 2)).toBe(
+      [
+        '504 instructions per request in all; the 2 functions that ran the most themselves:',
+        '',
+        '| instructions per request | share | function |',
+        '| ---: | ---: | --- |',
+        '| 250 | 49.6 % | JS:*first file.js:1:1 |',
+        '| 150 | 29.8 % | Builtins_StringAdd |',
+      ].join('\n'),
+    );
   });
 
   it('refuses a bad option in one line, exit code 2', async () => {
