@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { NewPet } from '@petstore/types';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStorage, type Storage } from '../../src/storage/index.js';
+import { threadWriter } from '../../src/storage/sqlite/writer.js';
 
 /**
  * The SQLite writer thread: creates that arrive while a commit is in flight are committed
@@ -41,6 +42,22 @@ describe('SQLite group commit', () => {
       Array.from({ length: 200 }, (_, i) => `Pet ${i}`),
     );
     expect(await storage.pets.list({ limit: 300 })).toEqual(created);
+  });
+
+  it('takes a turn of 600,000 writes in its one message to the thread', async () => {
+    // More than a call can spread as arguments on a worker thread's stack (about 500 thousand).
+    const count = 600_000;
+    const sizes: number[] = [];
+    const writer = threadWriter(path.join(dir, 'petstore.db'), (size) => sizes.push(size));
+    try {
+      const done = await Promise.all(
+        Array.from({ length: count }, () => writer.write({ kind: 'probe', now: 1 })),
+      );
+      expect(done).toHaveLength(count);
+      expect(sizes).toEqual([count]);
+    } finally {
+      await writer.close();
+    }
   });
 
   it('fails only the write that fails: the others of its group are committed', async () => {

@@ -43,7 +43,9 @@ port.on('message', (message: string) => {
     if (!scheduled) finish();
     return;
   }
-  queue.push(...(JSON.parse(message) as WriteRequest[]));
+  // One by one: spread into `push`, a message of more than about 500 thousand writes (one
+  // turn's, from a caller that does not await them) overflowed the thread's stack.
+  for (const request of JSON.parse(message) as WriteRequest[]) queue.push(request);
   if (!scheduled) {
     scheduled = true;
     // After the messages already waiting are read: they join this group.
