@@ -1,6 +1,6 @@
 /**
- * What is in flight on a hot path (unanswered responses, writes waiting for their commit), each
- * under a number given when it is added, until it is taken back.
+ * What is in flight on a hot path (the SQLite writes waiting for their commit), each under a
+ * number given when it is added, until it is taken back.
  *
  * A plain object used as a dictionary, not a `Map` or a `Set`, on purpose. V8 grows, shrinks
  * and compacts a Map's or Set's table by copying it into a new one, and the old table keeps its

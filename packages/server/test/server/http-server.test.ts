@@ -144,6 +144,46 @@ describe('a graceful stop that begins in the turn an answer is sent', () => {
   });
 });
 
+describe('a graceful stop while an answer waits behind a pipelined one', () => {
+  it('gives the waiting answer Connection: close, though it has no socket yet when its head is written', async () => {
+    // GET /first has sent its head and streams its body; GET /second, pipelined behind it,
+    // answers after the stop has begun, while it still waits for the connection.
+    const app = express();
+    let finishFirst = () => {};
+    app.get('/first', (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.write('first, ');
+      finishFirst = () => res.end('done');
+    });
+    app.get('/second', (_req, res) => {
+      http.stopKeepingAlive();
+      res.type('text/plain').send('second');
+      expect(res.socket).toBeNull();
+      finishFirst();
+    });
+    const http = createHttpServer(app, loadConfig({}).http);
+    await new Promise<void>((resolve) => http.server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = http.server.address() as AddressInfo;
+      const client = await open(`http://127.0.0.1:${port}`);
+      client.socket.write(
+        'GET /first HTTP/1.1\r\nHost: x\r\n\r\nGET /second HTTP/1.1\r\nHost: x\r\n\r\n',
+      );
+      await client.closed;
+      const answers = client.received().split(/(?=HTTP\/1\.1 )/);
+      expect(answers).toHaveLength(2);
+      // The first head went out before the stop: keep-alive, as the answer was then.
+      expect(answers[0]).toMatch(/^HTTP\/1\.1 200 [^]*\r\nConnection: keep-alive\r\n/);
+      expect(answers[0]).toMatch(/first, [^]*done/);
+      expect(answers[1]).toMatch(/^HTTP\/1\.1 200 [^]*\r\nConnection: close\r\n/);
+      expect(answers[1]).toMatch(/\r\n\r\nsecond$/);
+    } finally {
+      http.server.closeAllConnections();
+      await new Promise((resolve) => http.server.close(resolve));
+    }
+  });
+});
+
 describe('requests and responses', () => {
   it("are made with the app's own prototypes, so Express never has to change them", async () => {
     const app = express();
