@@ -59,20 +59,18 @@ export function createHttpServer(app: Express, limits: HttpLimits): HttpServer {
  * per request, list 20 184 → 180 thousand, creates 242 → 237.
  */
 function closeWithEachHead(responsePrototype: object, server: Server): void {
-  // The prototype's own `writeHead` (the gathered headers': writeGatheredHeadersOn), or, at each
-  // call, the one it inherits.
-  const own = Object.getOwnPropertyDescriptor(responsePrototype, 'writeHead')?.value as
-    ServerResponse['writeHead'] | undefined;
+  // The `writeHead` the responses have now (the gathered headers': writeGatheredHeadersOn):
+  // taken once, as the process is stopping.
+  const writeHead = (responsePrototype as Pick<ServerResponse, 'writeHead'>).writeHead as (
+    ...a: unknown[]
+  ) => ServerResponse;
   Object.defineProperty(responsePrototype, 'writeHead', {
     configurable: true,
     writable: true,
     value: function writeHeadClosing(this: ServerResponse, ...args: unknown[]) {
       const socket = this.req.socket as (typeof this.req.socket & { server?: unknown }) | null;
       if (socket?.server === server && !this.headersSent) this.setHeader('Connection', 'close');
-      const writeHead =
-        own ??
-        (Object.getPrototypeOf(responsePrototype) as Pick<ServerResponse, 'writeHead'>).writeHead;
-      return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+      return writeHead.apply(this, args);
     },
   });
 }
