@@ -10,8 +10,9 @@
 // natively, so the JIT warms up on tens of thousands of requests), then instrumented (about 50
 // times slower) while a fixed number of requests is counted, once or more. What it leaves out as
 // well: the kernel's work (system calls, TCP, wake-ups across cores: the `sys` of CPU time), the
-// cost of an instruction (cache misses), and the store's work when it is another process, hence
-// SQLite only. Under callgrind every turn finds all the connections' requests waiting, so a
+// cost of an instruction (cache misses), and the store's work when it is another process: with
+// --database postgres, PostgreSQL's own work is not counted, only the server's side of each
+// query (the driver, the protocol, the pool). Under callgrind every turn finds all the connections' requests waiting, so a
 // count is what a request costs at full load; and whatever V8 decides by the clock sees a
 // process fifty times slower than it is, hence --no-memory-reducer (below). Results:
 // docs/benchmark-stability.md.
@@ -45,6 +46,9 @@ const usage = `usage: node scripts/bench/instructions.mjs [options]
   --counts N        counts per process (default 2)
   --gap S           seconds of load between two counts of one process (default 20)
   --connections N   autocannon connections (default 32)
+  --database D      sqlite or postgres: our server's store (default sqlite; postgres: a scratch
+                    database next to TEST_DATABASE_URL, dropped after, whose own work is
+                    another process's and is not counted)
   --node-flags S    more flags for node, before every target's script (it always has
                     --no-memory-reducer), e.g. "--max-semi-space-size=16"
   --json FILE       also write the results as JSON
@@ -53,7 +57,7 @@ const usage = `usage: node scripts/bench/instructions.mjs [options]
                     dumps and V8's map of its code for callgrind_annotate; node then runs with
                     --perf-basic-prof, which costs a little: compare counts without it
 
-Needs valgrind (Debian's package). Our server runs on SQLite, as npm run bench runs it.
+Needs valgrind (Debian's package). Our server runs on the store npm run bench gives it.
 About 3 minutes per process with the defaults.`;
 
 /** The counts' spread the table marks, as npm run bench's aim for CPU time. */
@@ -160,7 +164,7 @@ const V8_HELPER = /^fn=.*(?:DefaultJobWorker::Run|WorkerThreadsTaskRunner)/m;
 /**
  * Instructions per request of each count, from callgrind's dumps (one file per thread): in all,
  * on the main thread (callgrind's thread 1), on V8's helper threads (compilers, the collector's
- * concurrent marking), and on the other threads (ours: the SQLite writer).
+ * concurrent marking), and on the other threads (OTHER_THREADS).
  */
 async function readCounts(dir, tag, pid, counted) {
   const files = (await readdir(dir)).filter((file) => file.startsWith(`${tag}.${pid}.out`));
@@ -243,11 +247,21 @@ export function perProcess(counts) {
   };
 }
 
+/** What the other threads of ours are, on each store. */
+const OTHER_THREADS = {
+  sqlite: 'in ours, the SQLite writer',
+  // pg hashes the password (SCRAM-SHA-256: PBKDF2, Web Crypto's deriveBits, which runs in libuv's
+  // thread pool) of every connection its pool opens. The pool closes a connection idle for 10 s, by the clock, so
+  // under callgrind's slowness it opens connections anew more often than natively.
+  postgres:
+    "in ours, libuv's thread pool hashing the password of each connection the pool opens anew",
+};
+
 /**
  * One row per scenario and target: every count, then each process's counts together, their
  * spread and median, and the median process's parts; then each baseline ÷ ours.
  */
-export function formatCounts(results) {
+export function formatCounts(results, { database = 'sqlite' } = {}) {
   const lines = [
     '| Scenario | Target | instructions per request, each count (process by process) | spread | each process | spread | median | main thread | V8 helpers | other threads |',
     '| --- | --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |',
@@ -276,7 +290,7 @@ export function formatCounts(results) {
     lines.push('', `Instructions per request (median processes), ${ratios.join('; ')}.`);
   lines.push(
     '',
-    `✗: more than ${STABLE_WITHIN * 100} % apart. Each process: its counts taken together. V8 helpers: its compilers and the collector's concurrent work; other threads: in ours, the SQLite writer; each part is the median over the processes of its own.`,
+    `✗: more than ${STABLE_WITHIN * 100} % apart. Each process: its counts taken together. V8 helpers: its compilers and the collector's concurrent work; other threads: ${OTHER_THREADS[database]}; each part is the median over the processes of its own.`,
   );
   return `${lines.join('\n')}\n`;
 }
@@ -293,6 +307,7 @@ async function main(args) {
       counts: { type: 'string', default: '2' },
       gap: { type: 'string', default: '20' },
       connections: { type: 'string', default: '32' },
+      database: { type: 'string', default: 'sqlite' },
       'node-flags': { type: 'string', default: '' },
       json: { type: 'string' },
       profile: { type: 'string' },
@@ -320,7 +335,12 @@ async function main(args) {
     'scenarios',
     scenarioNames.filter((name) => !name.startsWith('scale')),
   );
+  const databases = ['sqlite', 'postgres'];
+  if (!databases.includes(values.database)) {
+    throw new UsageError(`--database: "${values.database}" is not one of ${databases.join(', ')}`);
+  }
   const options = {
+    database: values.database,
     processes: whole('processes', 1),
     warmUp: whole('warm-up', 1),
     requests: whole('requests', 1),
@@ -334,17 +354,25 @@ async function main(args) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'petstore-instructions-'));
   const removeDir = undoLater(() => rm(dir, { recursive: true, force: true }));
   const results = [];
+  let seeded;
   try {
-    const seeded = await openStore('sqlite', { pets: 1000, dir, name: 'seeded' });
+    seeded = await openStore(options.database, { pets: 1000, dir, name: 'seeded' });
+    console.error(`seeded: ${seeded.name}, 1000 pets and a key`);
     for (const name of chosenScenarios) {
       const scenario = scenarios.find((candidate) => candidate.name === name);
       for (const target of chosenTargets) {
         const row = { scenario: name, target, processes: [] };
         for (let index = 1; index <= options.processes; index += 1) {
           const tag = `${name}-${target}-${index}`;
-          const store = await copyStore('sqlite', { ...seeded, pets: 1000 }, { dir, name: tag });
-          const counts = await countProcess({ target, scenario, store, options, dir, tag });
-          await store.drop();
+          const store = await copyStore(
+            options.database,
+            { ...seeded, pets: 1000 },
+            { dir, name: tag },
+          );
+          console.error(`${tag}: on a copy of the seeded store, ${store.name}`);
+          const counts = await countProcess({ target, scenario, store, options, dir, tag }).finally(
+            () => store.drop(),
+          );
           console.error(
             `${tag}: ${counts.map((count) => `${thousands(count.perRequest)} (main thread ${thousands(count.mainThread)}, V8 helpers ${thousands(count.v8Helpers)}, others ${thousands(count.otherThreads)})`).join(', ')} instructions per request`,
           );
@@ -358,11 +386,13 @@ async function main(args) {
     console.error(`instructions: ${error.message}`);
     return 1;
   } finally {
+    // A PostgreSQL database is dropped (a SQLite file goes with the folder).
+    await seeded?.drop();
     await removeDir();
   }
-  const report = formatCounts(results);
+  const report = formatCounts(results, { database: options.database });
   console.log(
-    `Instructions per request under callgrind — node ${process.version}, SQLite, ${options.connections} connections` +
+    `Instructions per request under callgrind — node ${process.version}, ${options.database === 'sqlite' ? 'SQLite' : 'PostgreSQL (its own work not counted)'}, ${options.connections} connections` +
       `${options.nodeFlags.length === 0 ? '' : `, node ${options.nodeFlags.join(' ')}`}` +
       `${options.profile === undefined ? '' : `, profiled (--perf-basic-prof; profiles in ${options.profile})`}; ` +
       `${options.processes} fresh process(es) per target and scenario, each loaded ${options.warmUp} s, ` +

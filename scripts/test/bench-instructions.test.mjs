@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatProfile, parsePerfMap, selfCosts } from '../bench/callgrind-profile.mjs';
 import { perProcess } from '../bench/instructions.mjs';
 import { root } from '../bench/paths.mjs';
+import { existingDatabases } from './scratch-databases.mjs';
 
 const run = promisify(execFile);
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -83,6 +84,41 @@ describe('scripts/bench/instructions.mjs', () => {
     expect(profile).toMatch(/^\| [\d,]+ \| [\d.]+ % \| JS:\S+ node:/m);
   }, 600_000);
 
+  it('counts our server on PostgreSQL through its driver, and drops its scratch databases', async () => {
+    const json = path.join(scratch, 'postgres.json');
+    const profiles = path.join(scratch, 'postgres-profiles');
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [
+        script,
+        ...['--database', 'postgres', '--targets', 'ours', '--scenarios', 'create'],
+        ...['--processes', '1', '--warm-up', '2', '--requests', '50', '--counts', '1'],
+        ...['--json', json, '--profile', profiles],
+      ],
+      { cwd: root },
+    );
+    const report = JSON.parse(await readFile(json, 'utf8'));
+    expect(report.options.database).toBe('postgres');
+    const [count] = report.results[0].processes[0];
+    expect(count.requests).toBe(50);
+    expect(count.mainThread).toBeGreaterThan(10_000);
+    expect(stdout).toContain('PostgreSQL (its own work not counted)');
+    expect(stdout).toContain("other threads: in ours, libuv's thread pool hashing the password");
+    // The server ran PostgreSQL's driver (its code is in V8's map of the process) and no
+    // SQLite (better-sqlite3's native code in no thread's dump).
+    const files = await readdir(profiles);
+    const map = files.find((file) => /^create-ours-1\.perf-\d+\.map$/.test(file));
+    expect(await readFile(path.join(profiles, map), 'utf8')).toContain('node_modules/pg-protocol/');
+    const dumps = files.filter((file) => /^create-ours-1\.\d+\.out/.test(file));
+    expect(dumps.length).toBeGreaterThan(0);
+    for (const dump of dumps) {
+      expect(await readFile(path.join(profiles, dump), 'utf8')).not.toContain('sqlite3');
+    }
+    const databases = [...stderr.matchAll(/(petstore_bench_[0-9a-f]+)/g)].map((m) => m[1]);
+    expect(new Set(databases).size).toBe(2); // the seeded store and the process's copy
+    expect(await existingDatabases(databases)).toEqual([]);
+  }, 300_000);
+
   it("takes a process's counts together, weighted by their requests", () => {
     const count = (requests, perRequest) => ({
       requests,
@@ -154,6 +190,13 @@ describe('scripts/bench/instructions.mjs', () => {
     expect(failed.code).toBe(2);
     expect(failed.stderr).toBe(
       'instructions.mjs: --processes must be a whole number of at least 1 (got "0") (--help for usage)\n',
+    );
+    const store = await run(process.execPath, [script, '--database', 'mysql']).catch(
+      (error) => error,
+    );
+    expect(store.code).toBe(2);
+    expect(store.stderr).toBe(
+      'instructions.mjs: --database: "mysql" is not one of sqlite, postgres (--help for usage)\n',
     );
   });
 });

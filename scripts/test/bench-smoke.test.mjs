@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { root, serverRequire } from '../bench/paths.mjs';
+import { root } from '../bench/paths.mjs';
+import { existingDatabases } from './scratch-databases.mjs';
 
 const run = promisify(execFile);
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -286,22 +287,7 @@ describe('npm run bench', () => {
     ]);
     expect(new Set([...seeded, ...copies]).size).toBe(5);
     const scratchDatabases = [...seeded, ...copies];
-    const pg = serverRequire('pg');
-    const client = new pg.Client({
-      connectionString:
-        process.env.TEST_DATABASE_URL ??
-        'postgres://petstore:petstore@127.0.0.1:5432/petstore_test',
-    });
-    await client.connect();
-    try {
-      const { rows } = await client.query(
-        'select datname from pg_database where datname = any($1)',
-        [scratchDatabases],
-      );
-      expect(rows).toEqual([]);
-    } finally {
-      await client.end();
-    }
+    expect(await existingDatabases(scratchDatabases)).toEqual([]);
   });
 
   it('soaks our server under mixed load, under the runtime flags given, and reports its RSS samples, slope and heap', async () => {
