@@ -65,7 +65,8 @@ const STABLE_WITHIN = 0.15;
 
 /**
  * Counts one process of `target` on `scenario`: its instructions per request for each count, in
- * all and by kind of thread (readCounts).
+ * all and by kind of thread (readCounts), and its command line as the kernel has it (valgrind's
+ * options, then node's flags and script), so that a report says what ran.
  */
 async function countProcess({ target, scenario, store, options, dir, tag }) {
   const launch = targets[target].launch({
@@ -119,6 +120,7 @@ async function countProcess({ target, scenario, store, options, dir, tag }) {
   const control = (...args) =>
     run('callgrind_control', [...args, String(pid)], { env: controlEnv });
   try {
+    const commandLine = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').slice(0, -1);
     const expected = expectedStatuses(scenario, target);
     const load = async (how) => {
       const result = await autocannon({
@@ -152,7 +154,7 @@ async function countProcess({ target, scenario, store, options, dir, tag }) {
     }
     await stop();
     if (options.profile !== undefined) await writeProfile(dir, tag, pid, counted, options.profile);
-    return await readCounts(dir, tag, pid, counted);
+    return { counts: await readCounts(dir, tag, pid, counted), commandLine };
   } finally {
     await stop();
   }
@@ -361,7 +363,7 @@ async function main(args) {
     for (const name of chosenScenarios) {
       const scenario = scenarios.find((candidate) => candidate.name === name);
       for (const target of chosenTargets) {
-        const row = { scenario: name, target, processes: [] };
+        const row = { scenario: name, target, processes: [], commandLines: [] };
         for (let index = 1; index <= options.processes; index += 1) {
           const tag = `${name}-${target}-${index}`;
           const store = await copyStore(
@@ -370,13 +372,19 @@ async function main(args) {
             { dir, name: tag },
           );
           console.error(`${tag}: on a copy of the seeded store, ${store.name}`);
-          const counts = await countProcess({ target, scenario, store, options, dir, tag }).finally(
-            () => store.drop(),
-          );
+          const { counts, commandLine } = await countProcess({
+            target,
+            scenario,
+            store,
+            options,
+            dir,
+            tag,
+          }).finally(() => store.drop());
           console.error(
             `${tag}: ${counts.map((count) => `${thousands(count.perRequest)} (main thread ${thousands(count.mainThread)}, V8 helpers ${thousands(count.v8Helpers)}, others ${thousands(count.otherThreads)})`).join(', ')} instructions per request`,
           );
           row.processes.push(counts);
+          row.commandLines.push(commandLine);
         }
         results.push(row);
       }

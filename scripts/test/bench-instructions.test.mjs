@@ -45,6 +45,15 @@ describe('scripts/bench/instructions.mjs', () => {
       ['create', 'node-http'],
     ]);
     for (const row of report.results) {
+      // Each process ran under callgrind without V8's memory reducer (the tool's header says
+      // why), as its command line read from the kernel shows.
+      expect(row.commandLines).toHaveLength(1);
+      const [commandLine] = row.commandLines;
+      expect(commandLine.some((arg) => arg.includes('callgrind'))).toBe(true);
+      expect(commandLine).toContain(process.execPath);
+      expect(commandLine.slice(commandLine.indexOf(process.execPath))).toContain(
+        '--no-memory-reducer',
+      );
       expect(row.processes).toHaveLength(1);
       expect(row.processes[0]).toHaveLength(2);
       for (const count of row.processes[0]) {
