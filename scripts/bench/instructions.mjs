@@ -12,10 +12,10 @@
 // well: the kernel's work (system calls, TCP, wake-ups across cores: the `sys` of CPU time), the
 // cost of an instruction (cache misses), and the store's work when it is another process: with
 // --database postgres, PostgreSQL's own work is not counted, only the server's side of each
-// query (the driver, the protocol, the pool). Under callgrind every turn finds all the connections' requests waiting, so a
-// count is what a request costs at full load; and whatever V8 decides by the clock sees a
-// process fifty times slower than it is, hence --no-memory-reducer (below). Results:
-// docs/benchmark-stability.md.
+// query (the driver, the protocol, the pool). Under callgrind every turn finds all the
+// connections' requests waiting, so a count is what a request costs at full load; and whatever
+// V8 decides by the clock sees a process fifty times slower than it is, hence
+// --no-memory-reducer (below). Results: docs/benchmark-stability.md.
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -57,7 +57,8 @@ const usage = `usage: node scripts/bench/instructions.mjs [options]
                     dumps and V8's map of its code for callgrind_annotate; node then runs with
                     --perf-basic-prof, which costs a little: compare counts without it
 
-Needs valgrind (Debian's package). Our server runs on the store npm run bench gives it.
+Needs valgrind (Debian's package). Our server runs as npm run bench runs it, on SQLite unless
+--database says otherwise.
 About 3 minutes per process with the defaults.`;
 
 /** The counts' spread the table marks, as npm run bench's aim for CPU time. */
@@ -252,9 +253,10 @@ export function perProcess(counts) {
 /** What the other threads of ours are, on each store. */
 const OTHER_THREADS = {
   sqlite: 'in ours, the SQLite writer',
-  // pg hashes the password (SCRAM-SHA-256: PBKDF2, Web Crypto's deriveBits, which runs in libuv's
-  // thread pool) of every connection its pool opens. The pool closes a connection idle for 10 s, by the clock, so
-  // under callgrind's slowness it opens connections anew more often than natively.
+  // pg hashes the password (SCRAM-SHA-256: PBKDF2, Web Crypto's deriveBits, which runs in
+  // libuv's thread pool) of every connection its pool opens. The pool closes a connection idle
+  // for 10 s, by the clock, so under callgrind's slowness it opens connections anew more often
+  // than natively.
   postgres:
     "in ours, libuv's thread pool hashing the password of each connection the pool opens anew",
 };
