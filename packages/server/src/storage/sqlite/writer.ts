@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
-import { InFlightTable } from '../../in-flight-table.js';
+import { InFlightTable } from './in-flight-table.js';
 import type { WriteAnswers, WriteRequest } from './write-group.js';
 import { prepareWrites, type WriteOperation, type WriteResults } from './writes.js';
 

@@ -43,14 +43,9 @@ export class InFlightTable<T> {
     return value;
   }
 
-  /** Every value in flight, oldest first. */
-  values(): T[] {
-    return Object.values(this.#entries);
-  }
-
   /** Removes and returns every value in flight, oldest first. */
   takeAll(): T[] {
-    const values = this.values();
+    const values = Object.values(this.#entries);
     this.#entries = Object.create(null) as Record<number, T>;
     this.#size = 0;
     return values;
