@@ -6,13 +6,12 @@
 // unit while the other went from 12.6–13.2 to 18.2–20.0 µs for 26 s. The harness runs the
 // probe on the server's core right before and right after each measured window, so a window's
 // CPU per request can be read beside the speed of the core it ran on (steady-core.mjs), and
-// one at the lowest priority beside the server during the window (probeDuring).
+// in short bursts beside the server during the window (probeDuring).
 //
 // Run as a program (`node machine-probe.mjs <ms>`), it works for about that long and prints
 // its microseconds of CPU per unit.
 import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -47,9 +46,7 @@ function unit() {
 
 /**
  * Units of work for `ms` of wall time after a warm-up; resolves to CPU µs per unit. `during`: a
- * short warm-up at normal priority, then the lowest priority (nice 19) and a "ready" line, so
- * the probe can run beside a loaded server on its core, taking what the scheduler leaves it
- * (about 1.5 % of the core beside a busy process) and timing its units by its own CPU time.
+ * short warm-up, a "ready" line, then bursts (`bursts`) beside a loaded server on its core.
  */
 function work(ms, during) {
   // Unmeasured first, so the figure is of optimised code.
@@ -57,8 +54,8 @@ function work(ms, during) {
   let sink = 0;
   while (performance.now() < warmUntil) sink += unit();
   if (during) {
-    setPriority(19);
     process.stdout.write('ready\n'); // synchronous on a pipe (Linux)
+    return bursts(ms, sink);
   }
   const startCpu = process.cpuUsage();
   const until = performance.now() + ms;
@@ -75,40 +72,94 @@ function work(ms, during) {
 /** Warm-up of a probe that runs during a window: short, as the load waits for it. */
 const DURING_WARM_UP_MS = 40;
 
+/** During a window: a burst of BURST_MS of units every BURST_EVERY_MS (0.8 % of the core). */
+const BURST_MS = 2;
+const BURST_EVERY_MS = 250;
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
 /**
- * A probe at the lowest priority on `core` for the `ms` of a measured window: `ready` resolves
- * once it is warmed up and reniced (start the load then), `done` to its CPU µs per unit. Meant
- * to tell whether the core changed speed during the window, which the probes before and after
- * cannot; but its figure moves with more than the core's speed (9.96–12.70 beside windows of
- * one scenario that all cost within 4 % of each other; docs/benchmarks.md, Stability), so it is
- * recorded, not used to keep or reject a window.
+ * For `ms`: every BURST_EVERY_MS, units for BURST_MS of wall time, each burst timed by the
+ * probe's own CPU time; returns the mean of the bursts' CPU µs per unit. Started at real-time
+ * priority (probeDuring), a burst runs whole, uninterrupted by the server's threads, so it times
+ * the core as it is at that moment. On a fast core it reads about 1.15× the probe on an idle
+ * core (its code and data are cold after the server's turn); more, and the core was slower.
+ */
+function bursts(ms, warmSink) {
+  let sink = warmSink;
+  let sum = 0;
+  let count = 0;
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    Atomics.wait(sleeper, 0, 0, BURST_EVERY_MS);
+    const startCpu = process.cpuUsage();
+    const start = performance.now();
+    let units = 0;
+    while (performance.now() - start < BURST_MS) {
+      sink += unit();
+      units += 1;
+    }
+    const { user, system } = process.cpuUsage(startCpu);
+    sum += (user + system) / units;
+    count += 1;
+  }
+  if (sink === 0) throw new Error('unreachable: every unit adds 40');
+  return sum / count;
+}
+
+let realTime;
+
+/**
+ * Whether this machine lets the probe run at real-time priority (`chrt -f`: root, or
+ * CAP_SYS_NICE), asked once. Without it the bursts run at normal priority, where the server's
+ * threads can cut into a burst: the figure is then less sure.
+ */
+export function realTimeProbe() {
+  realTime ??= promisify(execFile)('chrt', ['-f', '1', 'true']).then(
+    () => true,
+    () => false,
+  );
+  return realTime;
+}
+
+/**
+ * A probe in bursts on `core` for the `ms` of a measured window, at real-time priority where the
+ * machine allows it (realTimeProbe): `ready` resolves once it is warmed up (start the load
+ * then), `done` to its CPU µs per unit (`bursts`). It tells whether the core slowed during the
+ * window, which the probes before and after cannot see (docs/benchmark-stability.md); recorded,
+ * not used to keep or reject a window.
  */
 export function probeDuring({ core, ms }) {
-  const child = spawn(
-    'taskset',
-    ['-c', String(core), process.execPath, self, String(ms), 'during'],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  child.stdout.setEncoding('utf8');
   let out = '';
-  const exited = new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`machine probe (during) exited with ${code}`)),
-    );
+  const started = realTimeProbe().then((allowed) => {
+    const probe = ['taskset', '-c', String(core), process.execPath, self, String(ms), 'during'];
+    const command = allowed ? ['chrt', '-f', '1', ...probe] : probe;
+    const child = spawn(command[0], command.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
+    child.stdout.setEncoding('utf8');
+    return child;
   });
-  const ready = new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      if (out.startsWith('ready\n')) resolve();
-    });
-    exited.then(
-      () => reject(new Error('machine probe (during) ended before it was ready')),
-      reject,
-    );
-  });
+  const exited = started.then(
+    (child) =>
+      new Promise((resolve, reject) => {
+        child.once('error', reject);
+        child.once('exit', (code) =>
+          code === 0 ? resolve() : reject(new Error(`machine probe (during) exited with ${code}`)),
+        );
+      }),
+  );
+  const ready = started.then(
+    (child) =>
+      new Promise((resolve, reject) => {
+        child.stdout.on('data', (chunk) => {
+          out += chunk;
+          if (out.startsWith('ready\n')) resolve();
+        });
+        exited.then(
+          () => reject(new Error('machine probe (during) ended before it was ready')),
+          reject,
+        );
+      }),
+  );
   const done = exited.then(() => Number(out.slice('ready\n'.length).trim()));
   done.catch(() => {}); // awaited by the caller once the window is measured, unless `ready` failed
   return { ready, done };

@@ -76,7 +76,7 @@ export function load({ port, requests, connections, seconds }) {
  * The machine probe runs on the server's core (idle then) right before and right after the
  * measured run: CPU per request divided by the mean of the two probes is the request's cost in
  * probe units, which the core's own changes of speed leave out (machine-probe.mjs). A third
- * probe runs during it at the lowest priority (`machineUs.during`): the report leaves it out,
+ * probe runs during it in short bursts (`machineUs.during`): the report leaves it out,
  * stability.mjs divides by it.
  *
  * The window is also cut into half-second slices (`slices`: [answers, server CPU µs] each), and
@@ -108,7 +108,7 @@ async function measureWindow({
   machineBefore,
 }) {
   const { pinned, serverCore, harnessCore } = gate;
-  // A probe at the lowest priority beside the server during the window (for stability.mjs).
+  // A probe in short bursts beside the server during the window (for stability.mjs).
   const during = pinned ? probeDuring({ core: serverCore, ms: duration * 1000 }) : undefined;
   await during?.ready;
   resetPeakRss(target.pid);

@@ -276,6 +276,8 @@ export function formatReport(report) {
     `${meta.connections} connections; ${load}; ${ours}`,
   ];
   if (meta.wakeUp) lines.push(wakeUpLine(meta.wakeUp));
+  if (meta.probeDuring)
+    lines.push(`Probe beside the server during each window: ${meta.probeDuring}`);
   if (meta.otlpSink) {
     lines.push(
       `ours, tracing on: every span exported (OTLP/HTTP, protobuf) to a sink in the harness, ` +

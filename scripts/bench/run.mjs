@@ -9,6 +9,7 @@ import { NORMAL_PETS, SCALE_PETS } from './dataset.mjs';
 import { copyStore, openStore } from './database.mjs';
 import { undoLater, undoOnSignal } from './cleanup.mjs';
 import { BenchError } from './errors.mjs';
+import { realTimeProbe } from './machine-probe.mjs';
 import { load, measure, requestFor, unexpectedAnswers } from './measure.mjs';
 import { startOtlpSink } from './otlp-sink.mjs';
 import { HARNESS_CORE, SERVER_CORE, startProcess } from './processes.mjs';
@@ -43,6 +44,12 @@ export async function runBench(options) {
         ? `server on core ${SERVER_CORE}, harness and autocannon on core ${HARNESS_CORE}` +
           (options.steady > 0 ? " (swapped while only the server's core is slow)" : '')
         : 'not pinned (needs 2 cores and taskset): expect noisier numbers',
+      // How the probe beside the server during each window ran (machine-probe.mjs).
+      probeDuring: !pinned
+        ? null
+        : (await realTimeProbe())
+          ? 'bursts at real-time priority'
+          : 'bursts at normal priority (chrt -f not permitted)',
       loadAverage: { start: loadAverage(), end: null },
       ...options,
       scenarios: options.scenarios.map((scenario) => scenario.name),

@@ -86,14 +86,17 @@ describe('npm run bench', () => {
       ['list-20', 'ours', 0, 0],
       ['list-20', 'naive', 0, 0],
     ]);
+    expect(report.meta.probeDuring).toEqual(
+      report.meta.pinned ? expect.stringMatching(/^bursts at /) : null,
+    );
     for (const row of report.rows) {
       expect(row.median).toEqual(figures(report.meta.pinned));
       expect(row.rounds).toEqual([
         expect.objectContaining({
           round: 1,
           statuses: { 200: expect.any(Number) },
-          // The machine probe ran on the server's core before and after the window, and at the
-          // lowest priority beside the server during it (when pinned).
+          // The machine probe ran on the server's core before and after the window, and in
+          // bursts beside the server during it (when pinned).
           machineUs: {
             before: expect.any(Number),
             after: expect.any(Number),
