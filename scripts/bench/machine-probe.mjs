@@ -9,7 +9,8 @@
 // in short bursts beside the server during the window (probeDuring).
 //
 // Run as a program (`node machine-probe.mjs <ms>`), it works for about that long and prints
-// its microseconds of CPU per unit.
+// its microseconds of CPU per unit; with `during` after `<ms>`, it prints "ready" once warmed
+// up, then works in bursts (probeDuring) and prints their mean.
 import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';

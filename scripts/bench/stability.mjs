@@ -15,8 +15,8 @@
 // by it leaves out more of the machine's swings. Its bursts also find the core's caches full of
 // the target's data, more so for one target than another, so it is a figure for one target
 // across rounds and runs, never for a ratio between targets; the report does not use it. JSON
-// written before 29 November 2026 holds the older probe at the lowest priority there, which
-// did not follow creates' cost (docs/benchmark-stability.md).
+// without `meta.probeDuring` (runs before 29 November 2026, 12:40 UTC) holds the older probe at
+// the lowest priority there, which did not follow creates' cost (docs/benchmark-stability.md).
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { median } from './report.mjs';
