@@ -127,8 +127,8 @@ export function realTimeProbe() {
  * A probe in bursts on `core` for the `ms` of a measured window, at real-time priority where the
  * machine allows it (realTimeProbe): `ready` resolves once it is warmed up (start the load
  * then), `done` to its CPU µs per unit (`bursts`). It tells whether the core slowed during the
- * window, which the probes before and after cannot see (docs/benchmark-stability.md); recorded,
- * not used to keep or reject a window.
+ * window, which the probes before and after cannot see (docs/benchmark-stability.md); at
+ * real-time priority the steady-core gate uses it to keep or re-run the window (steady-core.mjs).
  */
 export function probeDuring({ core, ms }) {
   let out = '';

@@ -76,8 +76,8 @@ export function load({ port, requests, connections, seconds }) {
  * The machine probe runs on the server's core (idle then) right before and right after the
  * measured run: CPU per request divided by the mean of the two probes is the request's cost in
  * probe units, which the core's own changes of speed leave out (machine-probe.mjs). A third
- * probe runs during it in short bursts (`machineUs.during`): the report leaves it out,
- * stability.mjs divides by it.
+ * probe runs during it in short bursts (`machineUs.during`): the steady-core gate judges the
+ * window by it too, and stability.mjs divides by it; the report's ratios leave it out.
  *
  * The window is also cut into half-second slices (`slices`: [answers, server CPU µs] each), and
  * `cpuPerRequestP10Us` is the 10th percentile of their CPU per request: what a request costs in
@@ -108,7 +108,7 @@ async function measureWindow({
   machineBefore,
 }) {
   const { pinned, serverCore, harnessCore } = gate;
-  // A probe in short bursts beside the server during the window (for stability.mjs).
+  // A probe in short bursts beside the server during the window (steady-core.mjs).
   const during = pinned ? probeDuring({ core: serverCore, ms: duration * 1000 }) : undefined;
   await during?.ready;
   resetPeakRss(target.pid);

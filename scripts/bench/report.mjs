@@ -1,7 +1,7 @@
 // Medians over rounds, ratios of our server to each baseline, and the printed tables.
 import { probeMean } from './machine-probe.mjs';
 import { REFERENCE, scenarios } from './scenarios.mjs';
-import { FAST_CORE } from './steady-core.mjs';
+import { FAST_CORE, FAST_DURING } from './steady-core.mjs';
 import { targetFor } from './targets.mjs';
 
 /** What the team optimises for: list and create at least this many times the naive stack. */
@@ -168,6 +168,8 @@ export function machineSummary(rows) {
   const windows = rows.flatMap((row) => row.rounds);
   const probes = windows.flatMap((round) => [round.machineUs.before, round.machineUs.after]);
   const minUs = Math.min(...probes);
+  const during = windows.map((round) => round.machineUs.during).filter(Number.isFinite);
+  const minDuringUs = during.length > 0 ? Math.min(...during) : null;
   const changed = windows.filter(
     ({ machineUs: { before, after } }) =>
       Math.abs(after - before) / Math.min(before, after) > MACHINE_CHANGE,
@@ -178,6 +180,14 @@ export function machineSummary(rows) {
     minUs,
     maxUs: Math.max(...probes),
     changed,
+    // The probe in bursts during each window (null when none ran): the run's lowest reading,
+    // and how many windows read within FAST_DURING of it (judged at the end, against the whole
+    // run, where the gate judged each window against the lowest so far).
+    minDuringUs,
+    duringFast:
+      minDuringUs === null
+        ? null
+        : during.filter((us) => us <= minDuringUs * (1 + FAST_DURING)).length,
     // The steady-core gate (steady-core.mjs): windows measured again, seconds spent waiting for
     // the fast core, windows kept when its budget ran out, and windows whose two probes were
     // within FAST_CORE of the run's fastest probe (judged at the end, against the whole run).
@@ -190,18 +200,25 @@ export function machineSummary(rows) {
   };
 }
 
-function machineLine(m, steadySeconds) {
+function machineLine(m, steadySeconds, gateDuring) {
   return (
     `Machine probe on the server's core, before and after each window: ${num(m.minUs, 2)}–${num(m.maxUs, 2)} µs ` +
     `per unit (median ${num(m.medianUs, 2)}, ${times(m.maxUs / m.minUs)} from fastest to slowest); it moved by more than ` +
     `${MACHINE_CHANGE * 100} % within ${m.changed} of ${m.windows} windows. ` +
     (steadySeconds > 0
-      ? `Steady core (--steady ${steadySeconds}): ${m.reruns} attempts measured again, ${num(m.waitedSeconds)} s waiting for the fast core` +
+      ? `Steady core (--steady ${steadySeconds}, ` +
+        (gateDuring
+          ? `the probes before and after each window and the one in bursts during it`
+          : 'the probes before and after each window') +
+        `): ${m.reruns} attempts measured again, ${num(m.waitedSeconds)} s waiting for the fast core` +
         ` (the server and the harness swapped cores ${m.moves} times)` +
         ', ' +
         `${m.keptUnsteady} windows kept off it when the budget ran out. `
       : 'Steady core off (--steady 0): every window kept as measured. ') +
-    `${m.onFastCore} of ${m.windows} windows had both probes within ${FAST_CORE * 100} % of the run's fastest. ` +
+    `${m.onFastCore} of ${m.windows} windows had both probes within ${FAST_CORE * 100} % of the run's fastest` +
+    (m.minDuringUs === null || m.minDuringUs === undefined
+      ? '. '
+      : `; ${m.duringFast} had the probe in bursts within ${FAST_DURING * 100} % of the run's lowest (${num(m.minDuringUs, 2)} µs). `) +
     "Probe units per request = CPU per request ÷ the window's probe: a request's cost with the core's own changes of speed left out."
   );
 }
@@ -327,7 +344,7 @@ export function formatReport(report) {
         'the database, the load generator or other processes) and its req/s understates it; req/CPU-s compares ' +
         `what each request costs.${others}`,
       '',
-      machineLine(report.machine, meta.steady),
+      machineLine(report.machine, meta.steady, meta.gateDuring),
       '',
       dearerLine(report.dearer, meta.rounds),
     );

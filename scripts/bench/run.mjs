@@ -44,12 +44,14 @@ export async function runBench(options) {
         ? `server on core ${SERVER_CORE}, harness and autocannon on core ${HARNESS_CORE}` +
           (options.steady > 0 ? " (swapped while only the server's core is slow)" : '')
         : 'not pinned (needs 2 cores and taskset): expect noisier numbers',
-      // How the probe beside the server during each window ran (machine-probe.mjs).
+      // How the probe beside the server during each window ran (machine-probe.mjs), and
+      // whether the steady-core gate uses it (steady-core.mjs: only at real-time priority).
       probeDuring: !pinned
         ? null
         : (await realTimeProbe())
           ? 'bursts at real-time priority'
           : 'bursts at normal priority (chrt -f not permitted)',
+      gateDuring: pinned && options.steady > 0 && (await realTimeProbe()),
       loadAverage: { start: loadAverage(), end: null },
       ...options,
       scenarios: options.scenarios.map((scenario) => scenario.name),
@@ -76,7 +78,11 @@ export async function runBench(options) {
       ? await startOtlpSink()
       : undefined;
   // One gate for the whole run: its fastest probe is the run's (steady-core.mjs).
-  const gate = createCoreGate({ pinned, seconds: options.steady });
+  const gate = createCoreGate({
+    pinned,
+    seconds: options.steady,
+    gateDuring: report.meta.gateDuring,
+  });
   const context = { options: { ...options, otlpSink: sink?.url }, pinned, dir, gate };
   const measurements = [];
   try {

@@ -8,7 +8,9 @@
 // ÷ the probe that ran beside the server during the window, CPU per request in each window's
 // cheapest half-seconds (its 10th percentile, measure.mjs), and CPU per request over only the
 // windows measured on the fast core (both probes within 10 % of the fastest probe of all the
-// runs). Printed as Markdown. The aim it checks: within 15 % across rounds and runs.
+// runs, and, where it ran, the probe in bursts during the window within 7 % of its run's lowest,
+// as the steady-core gate judges it). Printed as Markdown. The aim it checks: within 15 % across
+// rounds and runs.
 //
 // The probe during the window sees the core's speed while the target runs, where the probes
 // before and after see it seconds away (the core's speed changes within seconds), so dividing
@@ -20,7 +22,7 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { median } from './report.mjs';
-import { FAST_CORE } from './steady-core.mjs';
+import { FAST_CORE, FAST_DURING } from './steady-core.mjs';
 
 /** The aim: CPU per request within this share of its median across rounds and runs. */
 export const STABLE_WITHIN = 0.15;
@@ -39,9 +41,20 @@ function figure(runs, pick) {
 export function stability(reports) {
   const key = (row) => `${row.database}|${row.scenario}|${row.target}`;
   const fastest = Math.min(...reports.map((report) => report.machine?.minUs ?? Infinity));
+  // Each run's lowest probe in bursts (the gate judges a window against its own run's).
+  const lowestDuring = new Map();
+  for (const report of reports) {
+    const rounds = report.rows
+      .flatMap((row) => row.rounds)
+      .filter((round) => Number.isFinite(round.machineUs?.during));
+    const lowest = Math.min(...rounds.map((round) => round.machineUs.during));
+    for (const round of rounds) lowestDuring.set(round, lowest);
+  }
   const onFastCore = (round) =>
     round.machineUs !== undefined &&
-    Math.max(round.machineUs.before, round.machineUs.after) <= fastest * (1 + FAST_CORE);
+    Math.max(round.machineUs.before, round.machineUs.after) <= fastest * (1 + FAST_CORE) &&
+    (!lowestDuring.has(round) ||
+      round.machineUs.during <= lowestDuring.get(round) * (1 + FAST_DURING));
   const first = reports[0]?.rows ?? [];
   return first
     .map((row) => {
@@ -122,7 +135,8 @@ export function formatStability(reports, rows) {
   lines.push(
     '',
     `✗: spread more than ${STABLE_WITHIN * 100} % of the median across the rounds of these runs. ` +
-      `The fast core: rounds whose two probes were both within ${FAST_CORE * 100} % of the fastest probe of these runs (${fixed(Math.min(...reports.map((r) => r.machine?.minUs ?? Infinity)), 2)} µs per unit).`,
+      `The fast core: rounds whose two probes were both within ${FAST_CORE * 100} % of the fastest probe of these runs (${fixed(Math.min(...reports.map((r) => r.machine?.minUs ?? Infinity)), 2)} µs per unit), ` +
+      `and whose probe in bursts during the window, where one ran, was within ${FAST_DURING * 100} % of its run's lowest.`,
   );
   return `${lines.join('\n')}\n`;
 }

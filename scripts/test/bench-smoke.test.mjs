@@ -89,6 +89,9 @@ describe('npm run bench', () => {
     expect(report.meta.probeDuring).toEqual(
       report.meta.pinned ? expect.stringMatching(/^bursts at /) : null,
     );
+    // The steady-core gate judges windows by the probe in bursts where it runs at real-time
+    // priority (steady-core.mjs).
+    expect(report.meta.gateDuring).toBe(report.meta.probeDuring === 'bursts at real-time priority');
     for (const row of report.rows) {
       expect(row.median).toEqual(figures(report.meta.pinned));
       expect(row.rounds).toEqual([
@@ -131,6 +134,8 @@ describe('npm run bench', () => {
       minUs: expect.any(Number),
       maxUs: expect.any(Number),
       changed: expect.any(Number),
+      minDuringUs: report.meta.pinned ? expect.any(Number) : null,
+      duringFast: report.meta.pinned ? expect.any(Number) : null,
       reruns: expect.any(Number),
       waitedSeconds: expect.any(Number),
       keptUnsteady: expect.any(Number),

@@ -78,6 +78,19 @@ describe('bench stability', () => {
     });
   });
 
+  it('leaves out of the fast core a round whose probe in bursts read over 7 % above its run’s lowest', () => {
+    // Both probes around every window fast (10 µs); the bursts read 11, 11.7 and 11.8 µs: the
+    // last is 7.3 % over the run's lowest and its 130 µs round is left out of the fast core.
+    const bursts = report(
+      '2026-11-29T15:00:00.000Z',
+      [round(100, 10, 11), round(105, 10, 11.7), round(130, 10, 11.8)],
+      [round(100, 10, 11), round(100, 10, 11), round(100, 10, 11)],
+    );
+    const [ours, naive] = stability([bursts]);
+    expect(ours).toMatchObject({ fastRounds: 2, fast: { low: 100, high: 105 } });
+    expect(naive.fastRounds).toBe(3);
+  });
+
   it('leaves out a row that a report lacks', () => {
     const partial = { ...reports[1], rows: reports[1].rows.slice(0, 1) };
     expect(stability([reports[0], partial]).map((row) => row.target)).toEqual(['ours']);

@@ -9,13 +9,15 @@ import { createCoreGate, onSteadyCore } from '../bench/steady-core.mjs';
  * clock; a window takes 10 s and a warm-up 3 s, and its CPU per request is ten times the probe
  * before it. `pins` records the re-pinning.
  */
-function scripted(speeds, { seconds = 60, other = [1000] } = {}) {
+function scripted(speeds, { seconds = 60, other = [1000], during } = {}) {
   let clock = 0;
   const read = [0, 0];
   const pins = [];
+  let windows = 0;
   const gate = createCoreGate({
     pinned: true,
     seconds,
+    gateDuring: during !== undefined,
     probe: async (core) => {
       clock += 500;
       const figures = core === 0 ? speeds : other;
@@ -36,7 +38,12 @@ function scripted(speeds, { seconds = 60, other = [1000] } = {}) {
       attempt: async (before) => {
         clock += 10_000;
         const after = await gate.read();
-        return { cpuPerRequestUs: 10 * before, machineUs: { before, after } };
+        if (during === undefined)
+          return { cpuPerRequestUs: 10 * before, machineUs: { before, after } };
+        // The probe in bursts during the window: `during` in turn (the last repeats).
+        const us = during[Math.min(windows, during.length - 1)];
+        windows += 1;
+        return { cpuPerRequestUs: 10 * us, machineUs: { before, after, during: us } };
       },
     });
   return { gate, window, pins, probesRead: () => read[0] + read[1] };
@@ -148,5 +155,44 @@ describe('bench steady core', () => {
     const kept = await window();
     expect(kept).toMatchObject({ attempts: 1, waitedSeconds: 0, steady: false, discarded: [] });
     expect(probesRead()).toBe(2); // only the probes around the window
+  });
+
+  it('measures a window again when the probe in bursts read slow during it, between two fast probes', async () => {
+    // Bursts: 11 (the run's lowest so far), 11.7 (within 7 %), 11.8 (7.3 % over: measured
+    // again), then 10.5 (a new lowest).
+    const { gate, window } = scripted([10], { during: [11, 11.7, 11.8, 10.5] });
+    expect(await window()).toMatchObject({ steady: true, attempts: 1 });
+    expect(gate.fastestDuring).toBe(11);
+    expect(await window()).toMatchObject({ steady: true, attempts: 1 });
+    const third = await window();
+    expect(third).toMatchObject({ steady: true, attempts: 2, machineUs: { during: 10.5 } });
+    expect(third.discarded).toEqual([
+      { cpuPerRequestUs: 118, machineUs: { before: 10, after: 10, during: 11.8 } },
+    ]);
+    expect(gate.fastestDuring).toBe(10.5);
+  });
+
+  it('keeps a window with slow bursts, marked unsteady, once the budget is spent', async () => {
+    const { gate, window } = scripted([10], { seconds: 20, during: [11, 13] });
+    await window();
+    const kept = await window();
+    // Two attempts (0.5 + 3 + 10 + 0.5 s each): the second ends past the 20 s budget.
+    expect(kept).toMatchObject({ steady: false, attempts: 2, machineUs: { during: 13 } });
+    expect(gate.fastestDuring).toBe(11);
+  });
+
+  it('leaves the probe in bursts out of the decision when told to (normal priority, or none ran)', async () => {
+    const gate = createCoreGate({ pinned: true, probe: async () => 10, now: () => 0 });
+    expect(gate.duringFast(50)).toBe(true);
+    expect(gate.fastestDuring).toBe(Infinity);
+    const using = createCoreGate({
+      pinned: true,
+      gateDuring: true,
+      probe: async () => 10,
+      now: () => 0,
+    });
+    expect(using.duringFast(null)).toBe(true);
+    expect(using.duringFast(12)).toBe(true);
+    expect(using.duringFast(13)).toBe(false);
   });
 });
