@@ -112,7 +112,7 @@ async function measureWindow({
   const during = pinned ? probeDuring({ core: serverCore, ms: duration * 1000 }) : undefined;
   await during?.ready;
   resetPeakRss(target.pid);
-  const cpuBefore = cpuSeconds(target.pid);
+  const cpuBefore = cpuTimes(target.pid);
   const harnessBefore = process.cpuUsage();
   const coresBefore = coreTimes();
   const startedAt = performance.now();
@@ -120,7 +120,9 @@ async function measureWindow({
   const slicing = sliceWindow(running, target.pid);
   const result = await Promise.resolve(running).finally(slicing.stop);
   const wallSeconds = (performance.now() - startedAt) / 1000;
-  const cpu = cpuSeconds(target.pid) - cpuBefore;
+  const cpuAfter = cpuTimes(target.pid);
+  const kernel = cpuAfter.system - cpuBefore.system;
+  const cpu = cpuAfter.user - cpuBefore.user + kernel;
   const slices = slicing.end();
   const { user, system } = process.cpuUsage(harnessBefore);
   const harnessCpuShare = (user + system) / 1e6 / wallSeconds;
@@ -144,6 +146,9 @@ async function measureWindow({
     cpuPerRequestP10Us: sliceQuantile(slices, SLICE_QUANTILE),
     slices,
     cpuShare: cpu / wallSeconds,
+    // The kernel's part of that CPU (system calls, TCP, the store's fsyncs), to tell which part
+    // of a window's cost moved between rounds (ticks of 10 ms: about 1 % of a busy window).
+    kernelShare: cpu > 0 ? kernel / cpu : null,
     harnessCpuShare,
     // What other processes took of the server's core and of the harness's core meanwhile.
     othersOnServerCore: pinned ? coresBusy[serverCore] - cpu / wallSeconds : null,
@@ -246,9 +251,15 @@ export function unexpectedAnswers(result, expected) {
 
 /** CPU time the process has used so far, in seconds (utime + stime, /proc/<pid>/stat 14, 15). */
 export function cpuSeconds(pid) {
+  const { user, system } = cpuTimes(pid);
+  return user + system;
+}
+
+/** Seconds of CPU process `pid` has used in user space and in the kernel (/proc/<pid>/stat). */
+function cpuTimes(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+  return { user: Number(fields[11]) / ticksPerSecond, system: Number(fields[12]) / ticksPerSecond };
 }
 
 /** Per core: [busy, total] clock ticks since boot (/proc/stat; idle and iowait are not busy). */

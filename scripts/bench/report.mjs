@@ -218,7 +218,7 @@ function machineLine(m, steadySeconds, gateDuring) {
     `${m.onFastCore} of ${m.windows} windows had both probes within ${FAST_CORE * 100} % of the run's fastest` +
     (m.minDuringUs === null || m.minDuringUs === undefined
       ? '. '
-      : `; ${m.duringFast} had the probe in bursts within ${FAST_DURING * 100} % of the run's lowest (${num(m.minDuringUs, 2)} µs). `) +
+      : `; ${m.duringFast} had the probe in bursts within ${Math.round(FAST_DURING * 100)} % of the run's lowest (${num(m.minDuringUs, 2)} µs). `) +
     "Probe units per request = CPU per request ÷ the window's probe: a request's cost with the core's own changes of speed left out."
   );
 }

@@ -136,7 +136,7 @@ export function formatStability(reports, rows) {
     '',
     `✗: spread more than ${STABLE_WITHIN * 100} % of the median across the rounds of these runs. ` +
       `The fast core: rounds whose two probes were both within ${FAST_CORE * 100} % of the fastest probe of these runs (${fixed(Math.min(...reports.map((r) => r.machine?.minUs ?? Infinity)), 2)} µs per unit), ` +
-      `and whose probe in bursts during the window, where one ran, was within ${FAST_DURING * 100} % of its run's lowest.`,
+      `and whose probe in bursts during the window, where one ran, was within ${Math.round(FAST_DURING * 100)} % of its run's lowest.`,
   );
   return `${lines.join('\n')}\n`;
 }

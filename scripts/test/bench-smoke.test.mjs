@@ -105,6 +105,8 @@ describe('npm run bench', () => {
             after: expect.any(Number),
             during: report.meta.pinned ? expect.any(Number) : null,
           },
+          // The kernel's part of the window's CPU.
+          kernelShare: expect.any(Number),
           // The steady-core gate's account of the window.
           steady: expect.any(Boolean),
           serverCore: report.meta.pinned ? expect.toBeOneOf([0, 1]) : null,
@@ -150,6 +152,10 @@ describe('npm run bench', () => {
       expect(report.meta.wakeUp).toEqual({ start: both, end: both });
       expect(report.meta.wakeUp.start.across.roundTripUs).toBeGreaterThan(0);
       expect(stdout).toMatch(/^Wake-up across cores .* at start; .* at end\./m);
+      // The machine line counts the windows whose bursts read within 7 % of the run's lowest.
+      expect(stdout).toMatch(
+        / \d of 2 windows had both probes within 10 % of the run's fastest; \d had the probe in bursts within 7 % of the run's lowest \(\d+\.\d\d µs\)\. /,
+      );
     } else {
       expect(report.meta.wakeUp).toBeUndefined();
     }
