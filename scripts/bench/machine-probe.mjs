@@ -83,8 +83,8 @@ const sleeper = new Int32Array(new SharedArrayBuffer(4));
  * For `ms`: every BURST_EVERY_MS, units for BURST_MS of wall time, each burst timed by the
  * probe's own CPU time; returns the mean of the bursts' CPU µs per unit. Started at real-time
  * priority (probeDuring), a burst runs whole, uninterrupted by the server's threads, so it times
- * the core as it is at that moment. On a fast core it reads about 1.15× the probe on an idle
- * core (its code and data are cold after the server's turn); more, and the core was slower.
+ * the core as it is at that moment. On a fast core it reads about 1.12–1.15× the probe on an
+ * idle core (its code and data are cold after the server's turn); more, and the core was slower.
  */
 function bursts(ms, warmSink) {
   let sink = warmSink;
