@@ -113,6 +113,7 @@ async function measureWindow({
   await during?.ready;
   resetPeakRss(target.pid);
   const cpuBefore = cpuTimes(target.pid);
+  const threadsBefore = threadTimes(target.pid);
   const harnessBefore = process.cpuUsage();
   const coresBefore = coreTimes();
   const startedAt = performance.now();
@@ -121,6 +122,7 @@ async function measureWindow({
   const result = await Promise.resolve(running).finally(slicing.stop);
   const wallSeconds = (performance.now() - startedAt) / 1000;
   const cpuAfter = cpuTimes(target.pid);
+  const threads = threadKinds(target.pid, threadsBefore, threadTimes(target.pid));
   const kernel = cpuAfter.system - cpuBefore.system;
   const cpu = cpuAfter.user - cpuBefore.user + kernel;
   const slices = slicing.end();
@@ -149,6 +151,11 @@ async function measureWindow({
     // The kernel's part of that CPU (system calls, TCP, the store's fsyncs), to tell which part
     // of a window's cost moved between rounds (ticks of 10 ms: about 1 % of a busy window).
     kernelShare: cpu > 0 ? kernel / cpu : null,
+    // The same CPU by thread (threadKinds), in µs per request.
+    threadsUsPerRequest:
+      answered > 0
+        ? Object.fromEntries(Object.entries(threads).map(([kind, us]) => [kind, us / answered]))
+        : null,
     harnessCpuShare,
     // What other processes took of the server's core and of the harness's core meanwhile.
     othersOnServerCore: pinned ? coresBusy[serverCore] - cpu / wallSeconds : null,
@@ -227,6 +234,35 @@ function threadTimes(pid) {
     }
   }
   return times;
+}
+
+/**
+ * CPU µs of process `pid`'s threads between two threadTimes readings, by kind of thread from
+ * its name (/proc/<pid>/task/<tid>/comm): `main` (the JavaScript thread), `v8` (V8's helper
+ * threads: `V8Worker`, `DelayedTaskSche…`), `libuv` (`libuv-worker`, the thread pool) and
+ * `others` (the rest, such as our store's writer thread on SQLite, a worker_threads Worker).
+ */
+function threadKinds(pid, before, after) {
+  const kinds = { main: 0, v8: 0, libuv: 0, others: 0 };
+  for (const [tid, ns] of after) {
+    const us = (ns - (before.get(tid) ?? 0)) / 1000;
+    let name = '';
+    try {
+      name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+    } catch {
+      // ended since: counted with the others
+    }
+    const kind =
+      tid === String(pid)
+        ? 'main'
+        : /^(V8|DelayedTask)/.test(name)
+          ? 'v8'
+          : name === 'libuv-worker'
+            ? 'libuv'
+            : 'others';
+    kinds[kind] += us;
+  }
+  return kinds;
 }
 
 /**

@@ -105,8 +105,14 @@ describe('npm run bench', () => {
             after: expect.any(Number),
             during: report.meta.pinned ? expect.any(Number) : null,
           },
-          // The kernel's part of the window's CPU.
+          // The kernel's part of the window's CPU, and the CPU by kind of thread.
           kernelShare: expect.any(Number),
+          threadsUsPerRequest: {
+            main: expect.any(Number),
+            v8: expect.any(Number),
+            libuv: expect.any(Number),
+            others: expect.any(Number),
+          },
           // The steady-core gate's account of the window.
           steady: expect.any(Boolean),
           serverCore: report.meta.pinned ? expect.toBeOneOf([0, 1]) : null,
@@ -122,6 +128,12 @@ describe('npm run bench', () => {
         row.rounds[0].cpuPerRequestUs /
           ((row.rounds[0].machineUs.before + row.rounds[0].machineUs.after) / 2),
       );
+      // The CPU by kind of thread adds up to the process's (schedstat against /proc's ticks),
+      // most of it on the main thread.
+      const threads = row.rounds[0].threadsUsPerRequest;
+      const byThread = threads.main + threads.v8 + threads.libuv + threads.others;
+      expect(byThread / row.rounds[0].cpuPerRequestUs).toBeCloseTo(1, 1);
+      expect(threads.main / byThread).toBeGreaterThan(0.5);
       // The window in half-second slices: [answers, CPU µs] each, every answer in one of them.
       const { slices } = row.rounds[0];
       expect(slices.length).toBeGreaterThan(0);
