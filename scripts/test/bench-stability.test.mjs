@@ -86,9 +86,13 @@ describe('bench stability', () => {
       [round(100, 10, 11), round(105, 10, 11.7), round(130, 10, 11.8)],
       [round(100, 10, 11), round(100, 10, 11), round(100, 10, 11)],
     );
+    bursts.meta.probeDuring = 'bursts at real-time priority';
     const [ours, naive] = stability([bursts]);
     expect(ours).toMatchObject({ fastRounds: 2, fast: { low: 100, high: 105 } });
     expect(naive.fastRounds).toBe(3);
+    // At normal priority (or in JSON from before the bursts) the gate does not use them.
+    bursts.meta.probeDuring = 'bursts at normal priority (chrt -f not permitted)';
+    expect(stability([bursts])[0].fastRounds).toBe(3);
   });
 
   it('leaves out a row that a report lacks', () => {
