@@ -285,13 +285,10 @@ export function unexpectedAnswers(result, expected) {
     .reduce((sum, [, { count }]) => sum + count, 0);
 }
 
-/** CPU time the process has used so far, in seconds (utime + stime, /proc/<pid>/stat 14, 15). */
-export function cpuSeconds(pid) {
-  const { user, system } = cpuTimes(pid);
-  return user + system;
-}
-
-/** Seconds of CPU process `pid` has used in user space and in the kernel (/proc/<pid>/stat). */
+/**
+ * Seconds of CPU process `pid` has used so far in user space and in the kernel (utime and
+ * stime, /proc/<pid>/stat fields 14 and 15).
+ */
 function cpuTimes(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

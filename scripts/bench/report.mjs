@@ -1,7 +1,7 @@
 // Medians over rounds, ratios of our server to each baseline, and the printed tables.
 import { probeMean } from './machine-probe.mjs';
 import { REFERENCE, scenarios } from './scenarios.mjs';
-import { FAST_CORE, FAST_DURING } from './steady-core.mjs';
+import { burstsFast, FAST_CORE, FAST_DURING } from './steady-core.mjs';
 import { targetFor } from './targets.mjs';
 
 /** What the team optimises for: list and create at least this many times the naive stack. */
@@ -185,9 +185,7 @@ export function machineSummary(rows) {
     // run, where the gate judged each window against the lowest so far).
     minDuringUs,
     duringFast:
-      minDuringUs === null
-        ? null
-        : during.filter((us) => us <= minDuringUs * (1 + FAST_DURING)).length,
+      minDuringUs === null ? null : during.filter((us) => burstsFast(us, minDuringUs)).length,
     // The steady-core gate (steady-core.mjs): windows measured again, seconds spent waiting for
     // the fast core, windows kept when its budget ran out, and windows whose two probes were
     // within FAST_CORE of the run's fastest probe (judged at the end, against the whole run).

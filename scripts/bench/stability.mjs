@@ -8,9 +8,9 @@
 // ÷ the probe that ran beside the server during the window, CPU per request in each window's
 // cheapest half-seconds (its 10th percentile, measure.mjs), and CPU per request over only the
 // windows measured on the fast core (both probes within 10 % of the fastest probe of all the
-// runs, and, where it ran at real-time priority, the probe in bursts during the window within 7 %
-// of its run's lowest, as the steady-core gate judges it). Printed as Markdown. The aim it checks: within 15 % across
-// rounds and runs.
+// runs, and, where it ran at real-time priority, the probe in bursts during the window within
+// 7 % of its run's lowest, as the steady-core gate judges it). Printed as Markdown. The aim it
+// checks: within 15 % across rounds and runs.
 //
 // The probe during the window sees the core's speed while the target runs, where the probes
 // before and after see it seconds away (the core's speed changes within seconds), so dividing
@@ -22,7 +22,7 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { median } from './report.mjs';
-import { FAST_CORE, FAST_DURING } from './steady-core.mjs';
+import { burstsFast, FAST_CORE, FAST_DURING } from './steady-core.mjs';
 
 /** The aim: CPU per request within this share of its median across rounds and runs. */
 export const STABLE_WITHIN = 0.15;
@@ -56,8 +56,7 @@ export function stability(reports) {
   const onFastCore = (round) =>
     round.machineUs !== undefined &&
     Math.max(round.machineUs.before, round.machineUs.after) <= fastest * (1 + FAST_CORE) &&
-    (!lowestDuring.has(round) ||
-      round.machineUs.during <= lowestDuring.get(round) * (1 + FAST_DURING));
+    (!lowestDuring.has(round) || burstsFast(round.machineUs.during, lowestDuring.get(round)));
   const first = reports[0]?.rows ?? [];
   return first
     .map((row) => {

@@ -35,6 +35,9 @@ export const FAST_CORE = 0.1;
  */
 export const FAST_DURING = 0.07;
 
+/** Whether a probe in bursts reading `us` is within FAST_DURING of `lowest` (the fast core). */
+export const burstsFast = (us, lowest) => us <= lowest * (1 + FAST_DURING);
+
 /** Default seconds per window for waiting and re-runs (`--steady`). */
 export const STEADY_SECONDS = 60;
 
@@ -78,7 +81,7 @@ export function createCoreGate({
   const duringFast = (us) => {
     if (!gateDuring || typeof us !== 'number') return true;
     fastestDuring = Math.min(fastestDuring, us);
-    return us <= fastestDuring * (1 + FAST_DURING);
+    return burstsFast(us, fastestDuring);
   };
   const otherCore = () => (serverCore === SERVER_CORE ? HARNESS_CORE : SERVER_CORE);
   const moveServer = async () => {
