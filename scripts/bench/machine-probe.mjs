@@ -110,6 +110,9 @@ function bursts(ms, warmSink) {
 
 let realTime;
 
+/** `meta.probeDuring` of a run whose probe in bursts ran at real-time priority (run.mjs). */
+export const BURSTS_AT_REAL_TIME = 'bursts at real-time priority';
+
 /**
  * Whether this machine lets the probe run at real-time priority (`chrt -f`: root, or
  * CAP_SYS_NICE), asked once. Without it the bursts run at normal priority, where the server's

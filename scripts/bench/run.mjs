@@ -9,7 +9,7 @@ import { NORMAL_PETS, SCALE_PETS } from './dataset.mjs';
 import { copyStore, openStore } from './database.mjs';
 import { undoLater, undoOnSignal } from './cleanup.mjs';
 import { BenchError } from './errors.mjs';
-import { realTimeProbe } from './machine-probe.mjs';
+import { BURSTS_AT_REAL_TIME, realTimeProbe } from './machine-probe.mjs';
 import { load, measure, requestFor, unexpectedAnswers } from './measure.mjs';
 import { startOtlpSink } from './otlp-sink.mjs';
 import { HARNESS_CORE, SERVER_CORE, startProcess } from './processes.mjs';
@@ -49,7 +49,7 @@ export async function runBench(options) {
       probeDuring: !pinned
         ? null
         : (await realTimeProbe())
-          ? 'bursts at real-time priority'
+          ? BURSTS_AT_REAL_TIME
           : 'bursts at normal priority (chrt -f not permitted)',
       gateDuring: pinned && options.steady > 0 && (await realTimeProbe()),
       loadAverage: { start: loadAverage(), end: null },

@@ -21,6 +21,7 @@
 // the lowest priority there, which did not follow creates' cost (docs/benchmark-stability.md).
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { BURSTS_AT_REAL_TIME } from './machine-probe.mjs';
 import { median } from './report.mjs';
 import { burstsFast, FAST_CORE, FAST_DURING } from './steady-core.mjs';
 
@@ -46,7 +47,7 @@ export function stability(reports) {
   // the window ran at the lowest priority and read 1.1–3× the others.
   const lowestDuring = new Map();
   for (const report of reports) {
-    if (report.meta?.probeDuring !== 'bursts at real-time priority') continue;
+    if (report.meta?.probeDuring !== BURSTS_AT_REAL_TIME) continue;
     const rounds = report.rows
       .flatMap((row) => row.rounds)
       .filter((round) => Number.isFinite(round.machineUs?.during));
