@@ -76,8 +76,9 @@ export function load({ port, requests, connections, seconds }) {
  * The machine probe runs on the server's core (idle then) right before and right after the
  * measured run: CPU per request divided by the mean of the two probes is the request's cost in
  * probe units, which the core's own changes of speed leave out (machine-probe.mjs). A third
- * probe runs during it in short bursts (`machineUs.during`): the steady-core gate judges the
- * window by it too, and stability.mjs divides by it; the report's ratios leave it out.
+ * probe runs during it in short bursts (`machineUs.during`, and `memoryNs` for its bursts of
+ * memory loads): the steady-core gate judges the window by both too, and stability.mjs divides
+ * by the first; the report's ratios leave them out.
  *
  * The window is also cut into half-second slices (`slices`: [answers, server CPU µs] each), and
  * `cpuPerRequestP10Us` is the 10th percentile of their CPU per request: what a request costs in
@@ -130,10 +131,10 @@ async function measureWindow({
   const harnessCpuShare = (user + system) / 1e6 / wallSeconds;
   const coresBusy = busyShares(coresBefore, coreTimes());
   const answered = result.requests.total;
-  const machineDuring = (await during?.done) ?? null;
+  const beside = (await during?.done) ?? null;
   const machineAfter = await gate.read();
   const cpuPerRequestUs = answered > 0 ? (cpu / answered) * 1e6 : null;
-  const machineUs = { before: machineBefore, after: machineAfter, during: machineDuring };
+  const machineUs = { before: machineBefore, after: machineAfter, during: beside?.unitUs ?? null };
   return {
     reqPerSec: answered / result.duration,
     p50Ms: result.latency.p50,
@@ -143,6 +144,8 @@ async function measureWindow({
     cpuPerRequestUs,
     // The core's speed: CPU µs per probe unit before and after, and CPU per request in units.
     machineUs,
+    // The memory's speed during the window: CPU ns per dependent load of the probe's bursts.
+    memoryNs: beside?.loadNs ?? null,
     serverCore: pinned ? serverCore : null,
     cpuPerRequestUnits: cpuPerRequestUs === null ? null : cpuPerRequestUs / probeMean(machineUs),
     cpuPerRequestP10Us: sliceQuantile(slices, SLICE_QUANTILE),

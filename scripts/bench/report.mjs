@@ -1,7 +1,7 @@
 // Medians over rounds, ratios of our server to each baseline, and the printed tables.
 import { probeMean } from './machine-probe.mjs';
 import { REFERENCE, scenarios } from './scenarios.mjs';
-import { burstsFast, FAST_CORE, FAST_DURING } from './steady-core.mjs';
+import { burstsFast, FAST_CORE, FAST_DURING, FAST_MEMORY, memoryFast } from './steady-core.mjs';
 import { targetFor } from './targets.mjs';
 
 /** What the team optimises for: list and create at least this many times the naive stack. */
@@ -170,6 +170,8 @@ export function machineSummary(rows) {
   const minUs = Math.min(...probes);
   const during = windows.map((round) => round.machineUs.during).filter(Number.isFinite);
   const minDuringUs = during.length > 0 ? Math.min(...during) : null;
+  const loads = windows.map((round) => round.memoryNs).filter(Number.isFinite);
+  const minMemoryNs = loads.length > 0 ? Math.min(...loads) : null;
   const changed = windows.filter(
     ({ machineUs: { before, after } }) =>
       Math.abs(after - before) / Math.min(before, after) > MACHINE_CHANGE,
@@ -186,6 +188,10 @@ export function machineSummary(rows) {
     minDuringUs,
     duringFast:
       minDuringUs === null ? null : during.filter((us) => burstsFast(us, minDuringUs)).length,
+    // Its bursts of memory loads likewise (null in runs before they were measured).
+    minMemoryNs,
+    memoryFast:
+      minMemoryNs === null ? null : loads.filter((ns) => memoryFast(ns, minMemoryNs)).length,
     // The steady-core gate (steady-core.mjs): windows measured again, seconds spent waiting for
     // the fast core, windows kept when its budget ran out, and windows whose two probes were
     // within FAST_CORE of the run's fastest probe (judged at the end, against the whole run).
@@ -206,7 +212,7 @@ function machineLine(m, steadySeconds, gateDuring) {
     (steadySeconds > 0
       ? `Steady core (--steady ${steadySeconds}, ` +
         (gateDuring
-          ? `the probes before and after each window and the one in bursts during it`
+          ? `the probes before and after each window and the one in bursts during it, units and memory loads`
           : 'the probes before and after each window') +
         `): ${m.reruns} attempts measured again, ${num(m.waitedSeconds)} s waiting for the fast core` +
         ` (the server and the harness swapped cores ${m.moves} times)` +
@@ -216,7 +222,10 @@ function machineLine(m, steadySeconds, gateDuring) {
     `${m.onFastCore} of ${m.windows} windows had both probes within ${FAST_CORE * 100} % of the run's fastest` +
     (m.minDuringUs === null || m.minDuringUs === undefined
       ? '. '
-      : `; ${m.duringFast} had the probe in bursts within ${Math.round(FAST_DURING * 100)} % of the run's lowest (${num(m.minDuringUs, 2)} µs). `) +
+      : `; ${m.duringFast} had the probe in bursts within ${Math.round(FAST_DURING * 100)} % of the run's lowest (${num(m.minDuringUs, 2)} µs)` +
+        (m.minMemoryNs === null || m.minMemoryNs === undefined
+          ? '. '
+          : `, ${m.memoryFast} its memory loads within ${Math.round(FAST_MEMORY * 100)} % of theirs (${num(m.minMemoryNs, 1)} ns per load). `)) +
     "Probe units per request = CPU per request ÷ the window's probe: a request's cost with the core's own changes of speed left out."
   );
 }

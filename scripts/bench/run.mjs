@@ -259,7 +259,10 @@ async function oneRound(database, round, scenarios, seeded, seededReference, con
             `(${Math.round(result.cpuPerRequestP10Us)} in the cheapest half-seconds), ` +
             `p99 ${result.p99Ms} ms, probe ${result.machineUs.before.toFixed(2)}/${result.machineUs.after.toFixed(2)} µs` +
             (typeof result.machineUs.during === 'number'
-              ? ` (${result.machineUs.during.toFixed(2)} during)`
+              ? ` (${result.machineUs.during.toFixed(2)} during` +
+                (typeof result.memoryNs === 'number'
+                  ? `, memory ${result.memoryNs.toFixed(1)} ns per load)`
+                  : ')')
               : '') +
             (result.attempts > 1 || result.waitedSeconds >= 1
               ? `, attempt ${result.attempts} after ${Math.round(result.waitedSeconds)} s waiting for the fast core`

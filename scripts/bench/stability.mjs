@@ -9,8 +9,14 @@
 // cheapest half-seconds (its 10th percentile, measure.mjs), and CPU per request over only the
 // windows measured on the fast core (both probes within 10 % of the fastest probe of all the
 // runs, and, where it ran at real-time priority, the probe in bursts during the window within
-// 7 % of its run's lowest, as the steady-core gate judges it). Printed as Markdown. The aim it
-// checks: within 15 % across rounds and runs.
+// 7 % of its run's lowest, as the steady-core gate judges it, and its memory loads within 7 % of
+// the lowest of all the runs). Printed as Markdown. The aim it checks: within 15 % across rounds
+// and runs.
+//
+// The memory loads are judged against all the runs' lowest, not their own run's as the gate
+// must: they time the machine's memory, 256 MiB that no target's data keeps in a cache, so a
+// reading from one run holds for another, and a run whose memory was slow throughout (its
+// lowest slow too) is then seen as such.
 //
 // The probe during the window sees the core's speed while the target runs, where the probes
 // before and after see it seconds away (the core's speed changes within seconds), so dividing
@@ -23,7 +29,7 @@ import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { BURSTS_AT_REAL_TIME } from './machine-probe.mjs';
 import { median } from './report.mjs';
-import { burstsFast, FAST_CORE, FAST_DURING } from './steady-core.mjs';
+import { burstsFast, FAST_CORE, FAST_DURING, FAST_MEMORY, memoryFast } from './steady-core.mjs';
 
 /** The aim: CPU per request within this share of its median across rounds and runs. */
 export const STABLE_WITHIN = 0.15;
@@ -36,6 +42,14 @@ function figure(runs, pick) {
   const low = Math.min(...all);
   const high = Math.max(...all);
   return { low, high, spread: (high - low) / median(all), runMedians: perRun.map(median) };
+}
+
+/** The lowest memory loads' reading (ns per load) of all the reports' windows; Infinity if none. */
+function lowestMemoryOf(reports) {
+  const loads = reports.flatMap((report) =>
+    report.rows.flatMap((row) => row.rounds.map((round) => round.memoryNs)),
+  );
+  return Math.min(...loads.filter(Number.isFinite));
 }
 
 /** One row per store, scenario and target present in every report. */
@@ -54,10 +68,12 @@ export function stability(reports) {
     const lowest = Math.min(...rounds.map((round) => round.machineUs.during));
     for (const round of rounds) lowestDuring.set(round, lowest);
   }
+  const lowestMemory = lowestMemoryOf(reports);
   const onFastCore = (round) =>
     round.machineUs !== undefined &&
     Math.max(round.machineUs.before, round.machineUs.after) <= fastest * (1 + FAST_CORE) &&
-    (!lowestDuring.has(round) || burstsFast(round.machineUs.during, lowestDuring.get(round)));
+    (!lowestDuring.has(round) || burstsFast(round.machineUs.during, lowestDuring.get(round))) &&
+    (!Number.isFinite(round.memoryNs) || memoryFast(round.memoryNs, lowestMemory));
   const first = reports[0]?.rows ?? [];
   return first
     .map((row) => {
@@ -139,7 +155,10 @@ export function formatStability(reports, rows) {
     '',
     `✗: spread more than ${STABLE_WITHIN * 100} % of the median across the rounds of these runs. ` +
       `The fast core: rounds whose two probes were both within ${FAST_CORE * 100} % of the fastest probe of these runs (${fixed(Math.min(...reports.map((r) => r.machine?.minUs ?? Infinity)), 2)} µs per unit), ` +
-      `and whose probe in bursts during the window, where one ran at real-time priority, was within ${Math.round(FAST_DURING * 100)} % of its run's lowest.`,
+      `and whose probe in bursts during the window, where one ran at real-time priority, was within ${Math.round(FAST_DURING * 100)} % of its run's lowest` +
+      (Number.isFinite(lowestMemoryOf(reports))
+        ? `, its memory loads within ${Math.round(FAST_MEMORY * 100)} % of these runs' lowest (${fixed(lowestMemoryOf(reports), 1)} ns per load).`
+        : '.'),
   );
   return `${lines.join('\n')}\n`;
 }

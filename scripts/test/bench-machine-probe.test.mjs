@@ -12,22 +12,26 @@ const probe = fileURLToPath(new URL('../bench/machine-probe.mjs', import.meta.ur
 const run = promisify(execFile);
 
 describe('the probe during a window', () => {
-  it('works in bursts: over 2 s it takes a small share of its core, and prints its CPU per unit', async () => {
+  it('works in bursts: over 2 s it takes a small share of its core, and prints its CPU per unit and per memory load', async () => {
     // bash's `times` prints the CPU time of the shell's children: the probe's, start-up included.
     const { stdout } = await run('bash', [
       '-c',
       `"${process.execPath}" "${probe}" 2000 during; times`,
     ]);
-    const [ready, perUnit, , children] = stdout.trim().split('\n');
+    const [ready, figures, , children] = stdout.trim().split('\n');
     expect(ready).toBe('ready');
-    expect(Number(perUnit)).toBeGreaterThan(0);
+    const [perUnit, perLoad] = figures.split(' ').map(Number);
+    expect(perUnit).toBeGreaterThan(0);
+    // Each load waits for the one before it, from memory no cache holds: the memory's latency,
+    // tens of nanoseconds at least on any machine (a load a cache answers takes a few).
+    expect(perLoad).toBeGreaterThan(30);
     const [user, system] = children.split(' ').map((time) => {
       const [, minutes, seconds] = /^(\d+)m([\d.]+)s$/.exec(time);
       return Number(minutes) * 60 + Number(seconds);
     });
-    // Eight bursts of 2 ms, the warm-up and Node's start-up: well under a quarter of the 2 s. A
-    // probe that worked throughout, as the one at the lowest priority did, took all of it on
-    // an idle core.
+    // Eight bursts of 2 ms, the warm-up, writing the 256 MiB the loads walk and Node's start-up:
+    // well under a quarter of the 2 s. A probe that worked throughout, as the one at the lowest
+    // priority did, took all of it on an idle core.
     expect(user + system).toBeLessThan(0.5);
   });
 
@@ -43,6 +47,8 @@ describe('the probe during a window', () => {
     const { stdout: pids } = await run('pgrep', ['-f', `${probe} 1500 during`]);
     const { stdout: policy } = await run('chrt', ['-p', pids.trim().split('\n')[0]]);
     expect(policy).toContain(allowed ? 'SCHED_FIFO' : 'SCHED_OTHER');
-    expect(await during.done).toBeGreaterThan(0);
+    const { unitUs, loadNs } = await during.done;
+    expect(unitUs).toBeGreaterThan(0);
+    expect(loadNs).toBeGreaterThan(30);
   });
 });

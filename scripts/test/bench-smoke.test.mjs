@@ -105,6 +105,8 @@ describe('npm run bench', () => {
             after: expect.any(Number),
             during: report.meta.pinned ? expect.any(Number) : null,
           },
+          // Its bursts of memory loads, in ns per load (when pinned).
+          memoryNs: report.meta.pinned ? expect.any(Number) : null,
           // The kernel's part of the window's CPU, and the CPU by kind of thread.
           kernelShare: expect.any(Number),
           threadsUsPerRequest: {
@@ -150,6 +152,8 @@ describe('npm run bench', () => {
       changed: expect.any(Number),
       minDuringUs: report.meta.pinned ? expect.any(Number) : null,
       duringFast: report.meta.pinned ? expect.any(Number) : null,
+      minMemoryNs: report.meta.pinned ? expect.any(Number) : null,
+      memoryFast: report.meta.pinned ? expect.any(Number) : null,
       reruns: expect.any(Number),
       waitedSeconds: expect.any(Number),
       keptUnsteady: expect.any(Number),
@@ -164,9 +168,10 @@ describe('npm run bench', () => {
       expect(report.meta.wakeUp).toEqual({ start: both, end: both });
       expect(report.meta.wakeUp.start.across.roundTripUs).toBeGreaterThan(0);
       expect(stdout).toMatch(/^Wake-up across cores .* at start; .* at end\./m);
-      // The machine line counts the windows whose bursts read within 7 % of the run's lowest.
+      // The machine line counts the windows whose bursts read within 7 % of the run's lowest,
+      // units and memory loads.
       expect(stdout).toMatch(
-        / \d of 2 windows had both probes within 10 % of the run's fastest; \d had the probe in bursts within 7 % of the run's lowest \(\d+\.\d\d µs\)\. /,
+        / \d of 2 windows had both probes within 10 % of the run's fastest; \d had the probe in bursts within 7 % of the run's lowest \(\d+\.\d\d µs\), \d its memory loads within 7 % of theirs \(\d+\.\d ns per load\)\. /,
       );
     } else {
       expect(report.meta.wakeUp).toBeUndefined();

@@ -95,6 +95,22 @@ describe('bench stability', () => {
     expect(stability([bursts])[0].fastRounds).toBe(3);
   });
 
+  it('leaves out of the fast core a round whose memory loads read over 7 % above all the runs’ lowest', () => {
+    // The core fast throughout; the loads read 200, 214 and 215 ns in the first run and 230 in
+    // every round of the second, whose own lowest is then slow too: judged against both runs'
+    // lowest (200 ns), the 215 ns round and the whole second run are left out.
+    const loads = (...ns) =>
+      ns.map((memoryNs) => ({ ...round(100 + memoryNs / 10, 10), memoryNs }));
+    const first = report('2026-11-29T22:00:00.000Z', loads(200, 214, 215), loads(200, 200, 200));
+    const second = report('2026-11-29T23:00:00.000Z', loads(230, 230, 230), loads(200, 200, 200));
+    const [ours, naive] = stability([first, second]);
+    expect(ours).toMatchObject({ fastRounds: 2, fast: { low: 120, high: 121.4 } });
+    expect(naive.fastRounds).toBe(6);
+    expect(formatStability([first, second], [ours, naive])).toContain(
+      "its memory loads within 7 % of these runs' lowest (200.0 ns per load).",
+    );
+  });
+
   it('leaves out a row that a report lacks', () => {
     const partial = { ...reports[1], rows: reports[1].rows.slice(0, 1) };
     expect(stability([reports[0], partial]).map((row) => row.target)).toEqual(['ours']);
