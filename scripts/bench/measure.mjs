@@ -145,7 +145,7 @@ async function measureWindow({
     // The core's speed: CPU µs per probe unit before and after, and CPU per request in units.
     machineUs,
     // The memory's speed during the window: CPU ns per dependent load of the probe's bursts.
-    memoryNs: beside?.loadNs ?? null,
+    memoryNs: Number.isFinite(beside?.loadNs) ? beside.loadNs : null,
     serverCore: pinned ? serverCore : null,
     cpuPerRequestUnits: cpuPerRequestUs === null ? null : cpuPerRequestUs / probeMean(machineUs),
     cpuPerRequestP10Us: sliceQuantile(slices, SLICE_QUANTILE),

@@ -14,9 +14,10 @@
 // and runs.
 //
 // The memory loads are judged against all the runs' lowest, not their own run's as the gate
-// must: they time the machine's memory, 256 MiB that no target's data keeps in a cache, so a
-// reading from one run holds for another, and a run whose memory was slow throughout (its
-// lowest slow too) is then seen as such.
+// must: they time the machine's memory, 256 MiB that no cache holds, so a reading from one run
+// holds for another of the same scenarios, and a run whose memory was slow throughout (its
+// lowest slow too) is then seen as such. The target's data moves them a little: beside stores
+// of a million pets they read a few percent slower (docs/benchmark-stability.md).
 //
 // The probe during the window sees the core's speed while the target runs, where the probes
 // before and after see it seconds away (the core's speed changes within seconds), so dividing

@@ -96,11 +96,12 @@ export function createCoreGate({
   // (so the first window is fast).
   const duringFast = (us, ns) => {
     if (!gateDuring) return true;
-    if (typeof us === 'number') fastestDuring = Math.min(fastestDuring, us);
-    if (typeof ns === 'number') fastestMemory = Math.min(fastestMemory, ns);
+    // A figure missing (null, or NaN from a window too short for a burst of loads) decides nothing.
+    if (Number.isFinite(us)) fastestDuring = Math.min(fastestDuring, us);
+    if (Number.isFinite(ns)) fastestMemory = Math.min(fastestMemory, ns);
     return (
-      (typeof us !== 'number' || burstsFast(us, fastestDuring)) &&
-      (typeof ns !== 'number' || memoryFast(ns, fastestMemory))
+      (!Number.isFinite(us) || burstsFast(us, fastestDuring)) &&
+      (!Number.isFinite(ns) || memoryFast(ns, fastestMemory))
     );
   };
   const otherCore = () => (serverCore === SERVER_CORE ? HARNESS_CORE : SERVER_CORE);

@@ -221,6 +221,8 @@ describe('bench steady core', () => {
     expect(using.duringFast(12, 215)).toBe(false);
     expect(using.duringFast(13, 200)).toBe(false);
     expect(using.duringFast(null, 214)).toBe(true);
+    // A window too short for a burst of loads reads NaN: it neither decides nor sets the lowest.
+    expect(using.duringFast(12, Number.NaN)).toBe(true);
     expect(using.fastestMemory).toBe(200);
     expect(gate.duringFast(50, 900)).toBe(true);
     expect(gate.fastestMemory).toBe(Infinity);
