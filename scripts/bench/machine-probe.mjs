@@ -8,7 +8,7 @@
 // CPU per request can be read beside the speed of the core it ran on (steady-core.mjs), and
 // in short bursts beside the server during the window (probeDuring).
 //
-// That unit lives in the core's first-level cache, and the machine's memory changes speed by
+// That unit fits in the core's own caches, and the machine's memory changes speed by
 // itself too, which it does not see: during a window the probe also times dependent loads from
 // 256 MiB of memory, eight times the shared last-level cache (Memory). In 100 windows of
 // 10 s of creates in turn (29 November 2026, Node.js 24.21.0), ours' CPU per idempotent create
