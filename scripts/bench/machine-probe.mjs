@@ -130,8 +130,9 @@ class Memory {
  * bursts in CPU µs per unit and of the loads' in CPU ns per load. Started at real-time priority
  * (probeDuring), a burst runs whole, uninterrupted by the server's threads, so it times the
  * core and the memory as they are at that moment. On a fast core the units read about
- * 1.12–1.15× the probe on an idle core (their code and data are cold after the server's turn);
- * more, and the core was slower.
+ * 1.12–1.15× the probe on an idle core (their code and data are cold after the server's turn),
+ * about 1.17× since bursts of loads came between them (median of 63 windows on a fast core, 29
+ * November 2026); more, and the core was slower.
  */
 function bursts(ms, warmSink, memory) {
   let sink = warmSink;

@@ -45,9 +45,16 @@ function figure(runs, pick) {
   return { low, high, spread: (high - low) / median(all), runMedians: perRun.map(median) };
 }
 
-/** The lowest memory loads' reading (ns per load) of all the reports' windows; Infinity if none. */
+/** The reports whose probe in bursts ran at real-time priority, as the steady-core gate requires. */
+const realTimeBursts = (reports) =>
+  reports.filter((report) => report.meta?.probeDuring === BURSTS_AT_REAL_TIME);
+
+/**
+ * The lowest memory loads' reading (ns per load) of the windows of the reports whose bursts ran
+ * at real-time priority; Infinity if none.
+ */
 function lowestMemoryOf(reports) {
-  const loads = reports.flatMap((report) =>
+  const loads = realTimeBursts(reports).flatMap((report) =>
     report.rows.flatMap((row) => row.rounds.map((round) => round.memoryNs)),
   );
   return Math.min(...loads.filter(Number.isFinite));
@@ -61,20 +68,26 @@ export function stability(reports) {
   // runs whose bursts ran at real-time priority, as the gate requires; older JSON's probe during
   // the window ran at the lowest priority and read 1.1–3× the others.
   const lowestDuring = new Map();
-  for (const report of reports) {
-    if (report.meta?.probeDuring !== BURSTS_AT_REAL_TIME) continue;
+  for (const report of realTimeBursts(reports)) {
     const rounds = report.rows
       .flatMap((row) => row.rounds)
       .filter((round) => Number.isFinite(round.machineUs?.during));
     const lowest = Math.min(...rounds.map((round) => round.machineUs.during));
     for (const round of rounds) lowestDuring.set(round, lowest);
   }
+  // The memory loads likewise only where the bursts ran at real-time priority (at normal
+  // priority the server's threads cut into them too), against all those runs' lowest.
   const lowestMemory = lowestMemoryOf(reports);
+  const loadsJudged = new Set(
+    realTimeBursts(reports).flatMap((report) => report.rows.flatMap((row) => row.rounds)),
+  );
   const onFastCore = (round) =>
     round.machineUs !== undefined &&
     Math.max(round.machineUs.before, round.machineUs.after) <= fastest * (1 + FAST_CORE) &&
     (!lowestDuring.has(round) || burstsFast(round.machineUs.during, lowestDuring.get(round))) &&
-    (!Number.isFinite(round.memoryNs) || memoryFast(round.memoryNs, lowestMemory));
+    (!loadsJudged.has(round) ||
+      !Number.isFinite(round.memoryNs) ||
+      memoryFast(round.memoryNs, lowestMemory));
   const first = reports[0]?.rows ?? [];
   return first
     .map((row) => {
@@ -116,6 +129,7 @@ const percent = (share) => `${Math.round(share * 100)} %`;
 
 /** The rows as a Markdown table, then the machine probe's range in each run. */
 export function formatStability(reports, rows) {
+  const lowestMemory = lowestMemoryOf(reports);
   const lines = [
     `${reports.length} runs: ${reports.map((r) => r.meta.date).join(', ')}`,
     '',
@@ -157,8 +171,8 @@ export function formatStability(reports, rows) {
     `✗: spread more than ${STABLE_WITHIN * 100} % of the median across the rounds of these runs. ` +
       `The fast core: rounds whose two probes were both within ${FAST_CORE * 100} % of the fastest probe of these runs (${fixed(Math.min(...reports.map((r) => r.machine?.minUs ?? Infinity)), 2)} µs per unit), ` +
       `and whose probe in bursts during the window, where one ran at real-time priority, was within ${Math.round(FAST_DURING * 100)} % of its run's lowest` +
-      (Number.isFinite(lowestMemoryOf(reports))
-        ? `, its memory loads within ${Math.round(FAST_MEMORY * 100)} % of these runs' lowest (${fixed(lowestMemoryOf(reports), 1)} ns per load).`
+      (Number.isFinite(lowestMemory)
+        ? `, its memory loads within ${Math.round(FAST_MEMORY * 100)} % of these runs' lowest (${fixed(lowestMemory, 1)} ns per load).`
         : '.'),
   );
   return `${lines.join('\n')}\n`;

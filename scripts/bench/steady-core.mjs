@@ -27,7 +27,8 @@ export const FAST_CORE = 0.1;
 /**
  * A window's probe in bursts (`machineUs.during`) within this share of the run's lowest is on
  * the fast core. It reads about 1.13× the probe on an idle core even then (the server's data
- * fills the core's caches), hence a gate of its own. 0.07: over three full runs of 29 November
+ * fills the core's caches; about 1.17× since the bursts of loads came between), hence a gate of
+ * its own. 0.07: over three full runs of 29 November
  * 2026 (Node.js 24.21.0, 108 windows), the windows whose bursts read within 7 % of their run's
  * lowest, and whose probes before and after were fast, spread at most 14 % of their median CPU
  * per request, per target and scenario; within 8 %, ours' idempotent creates took 122 and 150
@@ -45,7 +46,9 @@ export const burstsFast = (us, lowest) => us <= lowest * (1 + FAST_DURING);
  * ours and the naive stack in turn (29 November 2026, Node.js 24.21.0), keeping the windows
  * whose bursts of units were within FAST_DURING narrowed ours' idempotent creates from 32 % to
  * 21 % (highest − lowest over the median), and adding the loads within 7 % of their lowest to
- * 11 % (14 of 25 windows kept); ours' creates 20 % and 13 % (docs/benchmark-stability.md).
+ * 11 % (14 of 25 windows kept); ours' creates 20 % and 13 % (docs/benchmark-stability.md). The
+ * loads read a few percent slower beside stores of a million pets: in the first full run with
+ * this gate it kept 29 of the scale scenarios' 36 windows off fast memory, its budget spent.
  */
 export const FAST_MEMORY = 0.07;
 
